@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# rculist - RCU-protected intrusive lists on liburcu's flavours.
+# One plain Makefile.  `make help` lists the targets; V=1 shows commands.
+
+FLAVORS   := memb qsbr bp
+
+VERSION_H := include/rculist/version.h
+version_part = $(shell sed -n 's/^\#define RCULIST_VERSION_$(1)[[:space:]]*//p' $(VERSION_H))
+MAJOR     := $(call version_part,MAJOR)
+VERSION   := $(MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+
+# GNU install variables.
+PREFIX     ?= /usr/local
+prefix     ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+includedir ?= $(prefix)/include
+libdir     ?= $(exec_prefix)/lib
+pkgconfigdir ?= $(libdir)/pkgconfig
+mandir     ?= $(prefix)/share/man
+DESTDIR    ?=
+INSTALL    ?= install
+
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wcast-qual
+ifeq ($(WERROR),1)
+WARNINGS += -Werror
+endif
+ALL_CPPFLAGS = -Iinclude -MMD -MP $(CPPFLAGS)
+ALL_CFLAGS   = -std=gnu11 $(WARNINGS) $(CFLAGS)
+# Library code: position independent; liburcu's reader state reached
+# with initial-exec TLS (see README, "Performance").
+LIB_CFLAGS   = -fPIC -ftls-model=initial-exec
+
+B        := build
+LIBDIR_B := $(B)/lib
+
+ifeq ($(V),1)
+Q :=
+quiet = @true
+else
+Q := @
+quiet = @printf '  %-8s %s\n' $(1) $(2)
+endif
+
+CORE_SRC := $(sort $(wildcard core/*.c))
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o)
+
+lib_a  = $(LIBDIR_B)/librculist-$(1).a
+lib_so = $(LIBDIR_B)/librculist-$(1).so
+LIBS_A  := $(foreach f,$(FLAVORS),$(call lib_a,$(f)))
+LIBS_SO := $(foreach f,$(FLAVORS),$(call lib_so,$(f)).$(VERSION))
+PCS     := $(foreach f,$(FLAVORS),$(B)/pkgconfig/rculist-$(f).pc)
+
+.PHONY: all lib help deps check install uninstall clean
+.DEFAULT_GOAL := all
+.SECONDARY:
+
+all: lib ## Build the three flavour libraries, static and shared, and their .pc files
+
+lib: $(LIBS_A) $(LIBS_SO) $(PCS)
+
+help: ## List the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
+		awk 'BEGIN {FS = ":.*## "}; {printf "  %-18s %s\n", $$1, $$2}'
+
+# Missing build or test dependencies are installed when we can (root with
+# apt-get), or named in one line.
+DEB_PACKAGES := liburcu-dev libcriterion-dev pkg-config
+deps: ## Install missing dependencies (Debian, as root), or name them
+	$(Q)if ! command -v pkg-config >/dev/null 2>&1 || \
+	     ! pkg-config --exists liburcu-memb liburcu-qsbr liburcu-bp criterion; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "  DEPS     apt-get install $(DEB_PACKAGES)"; \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			 apt-get install -y -qq $(DEB_PACKAGES)) >/dev/null || exit 1; \
+		else \
+			echo "rculist: missing packages, install them with: apt-get install $(DEB_PACKAGES)" >&2; \
+			exit 1; \
+		fi; \
+	fi
+
+$(B)/.deps: | deps
+	$(Q)mkdir -p $(B) && touch $@
+
+# The core is compiled once; each flavour adds one object.
+$(B)/obj/%.o: %.c | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
+
+$(LIBDIR_B)/librculist-%.a: $(CORE_OBJ) $(B)/obj/flavors/%.o
+	$(call quiet,AR,$@)
+	$(Q)mkdir -p $(dir $@) && rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(LIBDIR_B)/librculist-%.so.$(VERSION): $(CORE_OBJ) $(B)/obj/flavors/%.o core/rculist.map
+	$(call quiet,LD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -shared $(LDFLAGS) -o $@ $(CORE_OBJ) $(B)/obj/flavors/$*.o \
+		-Wl,-soname,librculist-$*.so.$(MAJOR) \
+		-Wl,--version-script=core/rculist.map -Wl,-Bsymbolic \
+		-lurcu-$* -lurcu-common -lpthread
+	$(Q)ln -sf librculist-$*.so.$(VERSION) $(LIBDIR_B)/librculist-$*.so.$(MAJOR)
+	$(Q)ln -sf librculist-$*.so.$(MAJOR) $(LIBDIR_B)/librculist-$*.so
+
+$(B)/pkgconfig/rculist-%.pc: core/rculist.pc.in $(VERSION_H)
+	$(call quiet,GEN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
+		-e 's|@includedir@|$(includedir)|' -e 's|@version@|$(VERSION)|' \
+		-e 's|@flavor@|$*|g' $< > $@
+
+# ---------------------------------------------------------------- tests
+# Each suite is compiled once and linked with every flavour library.
+TEST_SRC  := $(sort $(wildcard tests/*.c))
+TEST_OBJ  := $(TEST_SRC:%.c=$(B)/%.o)
+TEST_LIBS  = -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lcriterion -lpthread
+test_bin   = $(B)/tests/$(1)/unit
+
+$(B)/tests/%.o: tests/%.c | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/tests/%/unit: $(TEST_OBJ) $(LIBDIR_B)/librculist-%.so.$(VERSION)
+	$(call quiet,LD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) -lrculist-$* $(TEST_LIBS)
+
+CHECKS := check-unit
+
+.PHONY: check-unit $(FLAVORS:%=check-unit-%)
+check-unit: $(FLAVORS:%=check-unit-%) ## Run the Criterion suites once per flavour
+$(FLAVORS:%=check-unit-%): check-unit-%: $(B)/tests/%/unit
+	@echo "== unit tests, flavour $*"
+	$(Q)$< --jobs 2
+
+check: ## Run every test (what CI runs)
+	$(Q)$(MAKE) --no-print-directory $(CHECKS)
+	@echo "== make check: all passed"
+
+# -------------------------------------------------------------- install
+install: lib ## Install headers, libraries and .pc files under $(DESTDIR)$(PREFIX)
+	$(Q)$(INSTALL) -d $(DESTDIR)$(includedir)/rculist $(DESTDIR)$(libdir) \
+		$(DESTDIR)$(pkgconfigdir)
+	$(Q)$(INSTALL) -m 644 include/rculist.h $(DESTDIR)$(includedir)/
+	$(Q)$(INSTALL) -m 644 include/rculist/*.h $(DESTDIR)$(includedir)/rculist/
+	$(Q)$(INSTALL) -m 644 $(LIBS_A) $(DESTDIR)$(libdir)/
+	$(Q)$(INSTALL) -m 755 $(LIBS_SO) $(DESTDIR)$(libdir)/
+	$(Q)for f in $(FLAVORS); do \
+		ln -sf librculist-$$f.so.$(VERSION) $(DESTDIR)$(libdir)/librculist-$$f.so.$(MAJOR); \
+		ln -sf librculist-$$f.so.$(MAJOR) $(DESTDIR)$(libdir)/librculist-$$f.so; \
+	done
+	$(Q)$(INSTALL) -m 644 $(PCS) $(DESTDIR)$(pkgconfigdir)/
+	@echo "  INSTALL  $(DESTDIR)$(prefix)"
+
+uninstall: ## Remove what install installed
+	$(Q)rm -f $(DESTDIR)$(includedir)/rculist.h
+	$(Q)rm -rf $(DESTDIR)$(includedir)/rculist
+	$(Q)for f in $(FLAVORS); do \
+		rm -f $(DESTDIR)$(libdir)/librculist-$$f.a \
+		      $(DESTDIR)$(libdir)/librculist-$$f.so* \
+		      $(DESTDIR)$(pkgconfigdir)/rculist-$$f.pc; \
+	done
+
+clean: ## Remove build/
+	$(Q)rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* core/version.c - the version the library was built as. */
+#include <rculist.h>
+
+#define RCULIST__VSTR2(x)	#x
+#define RCULIST__VSTR(x)	RCULIST__VSTR2(x)
+
+const char *rculist_version(void)
+{
+	return RCULIST__VSTR(RCULIST_VERSION_MAJOR) "."
+	       RCULIST__VSTR(RCULIST_VERSION_MINOR) "."
+	       RCULIST__VSTR(RCULIST_VERSION_PATCH);
+}

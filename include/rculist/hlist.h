@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rculist/hlist.h - linear lists with one-pointer heads, plain operations.
+ *
+ * Exclusion: as for <rculist/list.h>, the caller serialises every update
+ * and no RCU reader walks the list concurrently; <rculist/hlist_rcu.h>
+ * has the operations that readers may run against.
+ *
+ * A node's prev points to the previous node, or to the head itself (the
+ * head's only field sits where a node's next does), so that deleting a
+ * node needs no head.  A node with a NULL prev is on no list.
+ *
+ * No iterator here computes container_of() on a NULL link: the element
+ * pointer is derived only from a non-NULL node (the 2-argument forms
+ * yield NULL at the end), so no compiler may assume the cursor non-NULL.
+ */
+#ifndef RCULIST_HLIST_H
+#define RCULIST_HLIST_H
+
+#include <stddef.h>
+
+#include "compiler.h"
+#include "types.h"
+#include "debug.h"
+
+/* Initialiser for a head declared as @name, and a declaration of one. */
+#define CDS_HLIST_HEAD_INIT(name)	{ NULL }
+#define CDS_HLIST_HEAD(name)	struct cds_hlist_head name = CDS_HLIST_HEAD_INIT(name)
+
+/* The head cast to the node whose next field it shares. */
+static inline struct cds_hlist_node *rculist__hlist_head_node(struct cds_hlist_head *head)
+{
+	return (struct cds_hlist_node *)(void *)head;
+}
+
+/* CDS_INIT_HLIST_HEAD - make @head an empty list. */
+static inline void CDS_INIT_HLIST_HEAD(struct cds_hlist_head *head)
+{
+	head->next = NULL;
+}
+
+/* CDS_INIT_HLIST_NODE - mark @node as on no list (unhashed). */
+static inline void CDS_INIT_HLIST_NODE(struct cds_hlist_node *node)
+{
+	node->next = NULL;
+	node->prev = NULL;
+}
+
+/* cds_hlist_unhashed - whether @node is on no list (initialised or deleted
+ * with a _init operation). */
+static inline int cds_hlist_unhashed(const struct cds_hlist_node *node)
+{
+	return node->prev == NULL;
+}
+
+/* cds_hlist_empty - whether @head has no element. */
+static inline int cds_hlist_empty(const struct cds_hlist_head *head)
+{
+	return rculist__load_once(head->next) == NULL;
+}
+
+/**
+ * cds_hlist_add_head - insert @newp at the beginning of @head.
+ *
+ * before: [h] -> a           after: [h] -> newp <-> a
+ */
+static inline void cds_hlist_add_head(struct cds_hlist_node *newp,
+				      struct cds_hlist_head *head)
+{
+	struct cds_hlist_node *first = head->next;
+
+	RCULIST__CHECK_HADD(newp, rculist__hlist_head_node(head), first);
+	newp->next = first;
+	newp->prev = rculist__hlist_head_node(head);
+	if (first)
+		first->prev = newp;
+	head->next = newp;
+}
+
+/* Unlink @elem from its neighbours, leaving its own pointers alone. */
+static inline void __cds_hlist_del(struct cds_hlist_node *elem)
+{
+	struct cds_hlist_node *next = elem->next;
+
+	RCULIST__CHECK_HDEL(elem);
+	if (next)
+		next->prev = elem->prev;
+	elem->prev->next = next;
+}
+
+/**
+ * cds_hlist_del - remove @elem from its list.  @elem's pointers are left
+ * stale (poisoned in debug mode); use cds_hlist_del_init() to be able to
+ * test it with cds_hlist_unhashed() or delete it again.
+ *
+ * before: [h] -> a <-> b     after: [h] -> b
+ */
+static inline void cds_hlist_del(struct cds_hlist_node *elem)
+{
+	__cds_hlist_del(elem);
+	RCULIST__POISON_HLIST(elem);
+}
+
+/* cds_hlist_del_init - remove @elem if it is on a list, and mark it
+ * unhashed; does nothing to an unhashed node. */
+static inline void cds_hlist_del_init(struct cds_hlist_node *elem)
+{
+	if (!cds_hlist_unhashed(elem)) {
+		__cds_hlist_del(elem);
+		CDS_INIT_HLIST_NODE(elem);
+	}
+}
+
+/**
+ * cds_hlist_add_before - insert @n just before @next, which is on a list.
+ *
+ * before: [h] -> a <-> next  after: [h] -> a <-> n <-> next
+ */
+static inline void cds_hlist_add_before(struct cds_hlist_node *n,
+					struct cds_hlist_node *next)
+{
+	RCULIST__CHECK_HADD(n, next->prev, next);
+	n->prev = next->prev;
+	n->next = next;
+	next->prev = n;
+	n->prev->next = n;
+}
+
+/**
+ * cds_hlist_add_behind - insert @n just after @prev, which is on a list.
+ *
+ * before: [h] -> prev <-> b  after: [h] -> prev <-> n <-> b
+ */
+static inline void cds_hlist_add_behind(struct cds_hlist_node *n,
+					struct cds_hlist_node *prev)
+{
+	RCULIST__CHECK_HADD(n, prev, prev->next);
+	n->next = prev->next;
+	n->prev = prev;
+	prev->next = n;
+	if (n->next)
+		n->next->prev = n;
+}
+
+/**
+ * cds_hlist_move_list - move every element of @old to @newh (whose own
+ * elements, if any, are dropped), leaving @old empty.
+ */
+static inline void cds_hlist_move_list(struct cds_hlist_head *old,
+				       struct cds_hlist_head *newh)
+{
+	newh->next = old->next;
+	if (newh->next)
+		newh->next->prev = rculist__hlist_head_node(newh);
+	old->next = NULL;
+}
+
+/* The structure of type @type whose cds_hlist_node field @member is @ptr. */
+#define cds_hlist_entry(ptr, type, member) \
+	rculist__container_of(ptr, type, member)
+
+/* @node minus @offset, or NULL for a NULL @node, without NULL arithmetic. */
+static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *node,
+						 size_t offset)
+{
+	return node ? (void *)((char *)(size_t)node - offset) : NULL;
+}
+
+/* cds_hlist_entry_safe - cds_hlist_entry(), but NULL for a NULL @ptr. */
+#define cds_hlist_entry_safe(ptr, type, member)				\
+	((type *)rculist__hlist_entry_or_null(ptr, offsetof(type, member)))
+
+/* The entry of @node typed like @entry, or NULL. */
+#define rculist__hlist_entry_as(entry, node, member)			\
+	((RCULIST__TYPEOF(entry))rculist__hlist_entry_or_null(node,	\
+		offsetof(RCULIST__POINTEE(entry), member)))
+
+/* Iterate @pos (struct cds_hlist_node *) over @head; NULL at the end. */
+#define cds_hlist_for_each(pos, head) \
+	for ((pos) = (head)->next; (pos) != NULL; (pos) = (pos)->next)
+
+/* The same, with @p holding the next node so that @pos may be deleted. */
+#define cds_hlist_for_each_safe(pos, p, head)				\
+	for ((pos) = (head)->next;					\
+	     (pos) != NULL && ((p) = (pos)->next, 1);			\
+	     (pos) = (p))
+
+/*
+ * cds_hlist_for_each_entry - iterate @entry over the elements of @head,
+ * with @pos (struct cds_hlist_node *) as the cursor: NULL at the end.
+ * @entry is only ever computed from a non-NULL @pos.
+ */
+#define cds_hlist_for_each_entry(entry, pos, head, member)		\
+	for ((pos) = (head)->next;					\
+	     (pos) != NULL &&						\
+	     ((entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
+	     (pos) = (pos)->next)
+
+/* The same, with @p holding the next node so that the body may delete. */
+#define cds_hlist_for_each_entry_safe(entry, pos, p, head, member)	\
+	for ((pos) = (head)->next;					\
+	     (pos) != NULL && ((p) = (pos)->next,			\
+	     (entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
+	     (pos) = (p))
+
+/*
+ * cds_hlist_for_each_entry_2 - iterate @entry over the elements of @head
+ * (the kernel's 3-argument form); @entry is NULL when the loop ends.
+ */
+#define cds_hlist_for_each_entry_2(entry, head, member)			\
+	for ((entry) = rculist__hlist_entry_as(entry, (head)->next, member); \
+	     (entry) != NULL;						\
+	     (entry) = rculist__hlist_entry_as(entry, (entry)->member.next, member))
+
+/* The same, with @e (typed like @entry) holding the next element. */
+#define cds_hlist_for_each_entry_safe_2(entry, e, head, member)		\
+	for ((entry) = rculist__hlist_entry_as(entry, (head)->next, member); \
+	     (entry) != NULL && ((e) = rculist__hlist_entry_as(entry,	\
+				(entry)->member.next, member), 1);	\
+	     (entry) = (e))
+
+/* Continue after the current @entry; NULL at the end. */
+#define cds_hlist_for_each_entry_continue(entry, member)		\
+	for ((entry) = rculist__hlist_entry_as(entry, (entry)->member.next, member); \
+	     (entry) != NULL;						\
+	     (entry) = rculist__hlist_entry_as(entry, (entry)->member.next, member))
+
+/* Iterate from the current @entry itself; NULL at the end. */
+#define cds_hlist_for_each_entry_from(entry, member)			\
+	for (; (entry) != NULL;						\
+	     (entry) = rculist__hlist_entry_as(entry, (entry)->member.next, member))
+
+#endif /* RCULIST_HLIST_H */

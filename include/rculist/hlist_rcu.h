@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rculist/hlist_rcu.h - linear lists shared with concurrent RCU readers.
+ *
+ * The contract, for every operation in this file:
+ *  - Updaters: the caller serialises all updates of one list (one hash
+ *    bucket, typically) with its own lock; updaters need not be
+ *    registered as RCU readers.
+ *  - Readers: any number of threads may walk the list concurrently with
+ *    the _rcu iterators inside a read-side critical section.  Readers only
+ *    follow next links; prev is the updaters' business.
+ *  - Memory: a node removed or replaced here may still be in use by
+ *    readers; free or reuse it only after a grace period.
+ *
+ * Ordering: a node becomes reachable through one release store of the
+ * next link that leads to it, made after the node is complete; readers
+ * load next links dependency-ordered.  Stores of prev links need none.
+ */
+#ifndef RCULIST_HLIST_RCU_H
+#define RCULIST_HLIST_RCU_H
+
+#include "compiler.h"
+#include "types.h"
+#include "debug.h"
+#include "hlist.h"
+
+/**
+ * cds_hlist_add_head_rcu - insert @newp at the beginning of @head, with
+ * readers walking the list.
+ *
+ * before: [h] -> a           after: [h] -> newp <-> a
+ */
+static inline void cds_hlist_add_head_rcu(struct cds_hlist_node *newp,
+					  struct cds_hlist_head *head)
+{
+	struct cds_hlist_node *first = head->next;
+
+	RCULIST__CHECK_HADD(newp, rculist__hlist_head_node(head), first);
+	newp->next = first;
+	newp->prev = rculist__hlist_head_node(head);
+	if (first)
+		first->prev = newp;
+	rculist__publish(head->next, newp);
+}
+
+/**
+ * cds_hlist_add_before_rcu - insert @n just before @next, with readers
+ * walking the list.
+ *
+ * before: [h] -> a <-> next  after: [h] -> a <-> n <-> next
+ */
+static inline void cds_hlist_add_before_rcu(struct cds_hlist_node *n,
+					    struct cds_hlist_node *next)
+{
+	struct cds_hlist_node *prev = next->prev;
+
+	RCULIST__CHECK_HADD(n, prev, next);
+	n->prev = prev;
+	n->next = next;
+	next->prev = n;
+	rculist__publish(prev->next, n);
+}
+
+/**
+ * cds_hlist_add_behind_rcu - insert @n just after @prev, with readers
+ * walking the list.
+ *
+ * before: [h] -> prev <-> b  after: [h] -> prev <-> n <-> b
+ */
+static inline void cds_hlist_add_behind_rcu(struct cds_hlist_node *n,
+					    struct cds_hlist_node *prev)
+{
+	struct cds_hlist_node *next = prev->next;
+
+	RCULIST__CHECK_HADD(n, prev, next);
+	n->next = next;
+	n->prev = prev;
+	rculist__publish(prev->next, n);
+	if (next)
+		next->prev = n;
+}
+
+/**
+ * cds_hlist_add_tail_rcu - append @n to @head, with readers walking the
+ * list.  O(length): it walks to the last node.
+ *
+ * before: [h] -> a           after: [h] -> a <-> n
+ */
+static inline void cds_hlist_add_tail_rcu(struct cds_hlist_node *n,
+					  struct cds_hlist_head *head)
+{
+	struct cds_hlist_node *last = rculist__hlist_head_node(head);
+
+	while (last->next)
+		last = last->next;
+	cds_hlist_add_behind_rcu(n, last);
+}
+
+/**
+ * cds_hlist_del_rcu - remove @elem from its list, with readers walking it.
+ * @elem->next is left intact, so a reader standing on @elem goes on to
+ * the rest of the list.  Free @elem only after a grace period.
+ *
+ * before: [h] -> a <-> b     after: [h] -> b      (a still -> b)
+ */
+static inline void cds_hlist_del_rcu(struct cds_hlist_node *elem)
+{
+	struct cds_hlist_node *next = elem->next;
+
+	RCULIST__CHECK_HDEL(elem);
+	if (next)
+		next->prev = elem->prev;
+	rculist__store_once(elem->prev->next, next);
+	RCULIST__POISON_HLIST_RCU(elem);
+}
+
+/**
+ * cds_hlist_del_init_rcu - remove @elem if it is on a list and mark it
+ * unhashed (prev NULL), leaving next intact for readers standing on it.
+ * cds_hlist_unhashed() is then true; free only after a grace period.
+ */
+static inline void cds_hlist_del_init_rcu(struct cds_hlist_node *elem)
+{
+	if (!cds_hlist_unhashed(elem)) {
+		struct cds_hlist_node *next = elem->next;
+
+		RCULIST__CHECK_HDEL(elem);
+		if (next)
+			next->prev = elem->prev;
+		rculist__store_once(elem->prev->next, next);
+		elem->prev = NULL;
+	}
+}
+
+/**
+ * cds_hlist_replace_rcu - put @newn where @old is, with readers walking the
+ * list: they see @old or @newn, never neither.  @old->next is left
+ * intact; free @old only after a grace period.
+ *
+ * before: [h] -> old <-> b   after: [h] -> newn <-> b
+ */
+static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
+					 struct cds_hlist_node *newn)
+{
+	struct cds_hlist_node *next = old->next;
+
+	RCULIST__CHECK_HDEL(old);
+	newn->next = next;
+	newn->prev = old->prev;
+	rculist__publish(newn->prev->next, newn);
+	if (next)
+		next->prev = newn;
+	RCULIST__POISON_HLIST_RCU(old);
+}
+
+/* The entry of the node loaded from the link @link, typed like @entry. */
+#define rculist__hlist_entry_rcu_as(entry, link, member)		\
+	rculist__hlist_entry_as(entry, rculist__deref(link), member)
+
+/* cds_hlist_for_each_rcu - iterate @pos (node) over @head (readers). */
+#define cds_hlist_for_each_rcu(pos, head)				\
+	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
+	     (pos) != NULL;						\
+	     (pos) = rculist__deref((pos)->next))
+
+/*
+ * cds_hlist_for_each_entry_rcu - iterate @entry over @head's elements with
+ * @pos (node) as the cursor, NULL at the end (readers).
+ */
+#define cds_hlist_for_each_entry_rcu(entry, pos, head, member)		\
+	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
+	     (pos) != NULL &&						\
+	     ((entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
+	     (pos) = rculist__deref((pos)->next))
+
+/* cds_hlist_for_each_entry_rcu_2 - the same without a cursor; @entry is
+ * NULL at the end (readers). */
+#define cds_hlist_for_each_entry_rcu_2(entry, head, member)		\
+	for ((entry) = (RCULIST__CHECK_READER(),			\
+		rculist__hlist_entry_rcu_as(entry, (head)->next, member)); \
+	     (entry) != NULL;						\
+	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
+
+/* Continue after the current @entry (readers); NULL at the end. */
+#define cds_hlist_for_each_entry_continue_rcu(entry, member)		\
+	for ((entry) = (RCULIST__CHECK_READER(),			\
+		rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member)); \
+	     (entry) != NULL;						\
+	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
+
+/* Iterate from the current @entry itself (readers); NULL at the end. */
+#define cds_hlist_for_each_entry_from_rcu(entry, member)		\
+	for (RCULIST__CHECK_READER(); (entry) != NULL;			\
+	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
+
+#endif /* RCULIST_HLIST_RCU_H */

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rculist/runtime.h - the flavour-neutral RCU runtime.
+ *
+ * Every flavour library (-lrculist-memb, -lrculist-qsbr, -lrculist-bp)
+ * exports these functions under the same names, so one object file
+ * written against them links with any of the three.  Calls a flavour
+ * does not need are cheap no-ops there:
+ *
+ *                          memb        qsbr             bp
+ *   register_thread        required    required         no-op (lazy)
+ *   read_lock/unlock       real        no-op            real
+ *   quiescent_state        no-op       required often   no-op
+ *   thread_offline/online  no-op       around blocking  no-op
+ *
+ * so a program that registers its reader threads, brackets its reads
+ * with read_lock/unlock and announces quiescent states between them is
+ * correct under all three.
+ *
+ * struct rcu_head is liburcu's own, from <urcu/call-rcu.h>.
+ */
+#ifndef RCULIST_RUNTIME_H
+#define RCULIST_RUNTIME_H
+
+#include <stddef.h>
+#include <urcu/call-rcu.h>
+
+#include "compiler.h"
+#include "urcu_compat.h"
+
+/*
+ * The runtime calls are resolved through the GOT rather than a PLT stub
+ * where the compiler allows it: one indirect call instead of two jumps.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(noplt)
+#define RCULIST__NOPLT	__attribute__((noplt))
+#endif
+#endif
+#ifndef RCULIST__NOPLT
+#define RCULIST__NOPLT
+#endif
+
+RCULIST__BEGIN_DECLS
+
+/* The library's version, "MAJOR.MINOR.PATCH" (see <rculist/version.h>). */
+const char *rculist_version(void);
+
+/* The flavour the program is linked with: "memb", "qsbr" or "bp". */
+const char *rculist_flavor_name(void);
+
+/*
+ * Reader threads: register before the first read-side critical section
+ * (memb, qsbr; bp registers lazily), unregister before exiting (a thread
+ * that exits registered is unregistered at thread exit).
+ */
+void rculist_register_thread(void) RCULIST__NOPLT;
+void rculist_unregister_thread(void) RCULIST__NOPLT;
+
+/* Read-side critical sections; they nest. */
+void rculist_read_lock(void) RCULIST__NOPLT;
+void rculist_read_unlock(void) RCULIST__NOPLT;
+/* Non-zero inside a read-side critical section (qsbr: while online). */
+int rculist_read_ongoing(void) RCULIST__NOPLT;
+
+/*
+ * QSBR: a registered thread announces, outside any critical section, that
+ * it holds no reference to RCU-protected data; offline/online bracket
+ * blocking calls during which it reads nothing.  No-ops elsewhere.
+ */
+void rculist_quiescent_state(void) RCULIST__NOPLT;
+void rculist_thread_offline(void) RCULIST__NOPLT;
+void rculist_thread_online(void) RCULIST__NOPLT;
+
+/*
+ * Wait until every read-side critical section that began before the call
+ * has ended.  Blocks; never call it inside a read-side critical section
+ * (memb and bp deadlock, qsbr silently ends the section).
+ */
+void rculist_synchronize_rcu(void);
+
+/*
+ * Run @func(@head) after a grace period, from a helper thread.  Callable
+ * from any thread, inside read-side critical sections too.
+ */
+void rculist_call_rcu(struct rcu_head *head,
+		      void (*func)(struct rcu_head *head));
+
+/* Wait until every callback queued before the call has run. */
+void rculist_rcu_barrier(void);
+
+/* Free @ptr's block after a grace period; see rculist_free_rcu(). */
+void rculist__free_rcu(struct rcu_head *head, size_t offset);
+
+RCULIST__END_DECLS
+
+/**
+ * rculist_free_rcu - free(@ptr) after a grace period, with no callback to
+ * write.  @ptr was returned by malloc(); @rcu_member names its
+ * struct rcu_head field.  Callable wherever rculist_call_rcu() is.
+ * rculist_rcu_barrier() waits for these frees too.
+ */
+#define rculist_free_rcu(ptr, rcu_member)				\
+	rculist__free_rcu(&(ptr)->rcu_member,				\
+			  offsetof(RCULIST__POINTEE(ptr), rcu_member))
+
+#endif /* RCULIST_RUNTIME_H */
