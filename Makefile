@@ -168,4 +168,8 @@ uninstall: ## Remove what install installed
 clean: ## Remove build/
 	$(Q)rm -rf $(B)
 
+# Targets of the test, benchmark, example and manual parts, each kept
+# beside its sources; they add to CHECKS what `make check` runs.
+include $(sort $(wildcard tests/*.mk bench/*.mk examples/*.mk man/*.mk))
+
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
