@@ -13,6 +13,28 @@
 #ifndef RCULIST_H
 #define RCULIST_H
 
+/*
+ * liburcu's list headers define the names rculist defines: included
+ * before <rculist.h> they stop the build here.  One exception: liburcu's
+ * flavour headers under _LGPL_SOURCE include <urcu/list.h> for its
+ * structure alone, and rculist then takes over its names
+ * (rculist/urcu_shadow.h).
+ */
+#if defined(_URCU_MEMB_STATIC_H) || defined(_URCU_QSBR_STATIC_H) || \
+	defined(_URCU_BP_STATIC_H) || defined(_URCU_MB_STATIC_H) || \
+	defined(_URCU_SIGNAL_STATIC_H)
+#define RCULIST__AFTER_URCU_FLAVOR 1
+#endif
+#if defined(_KCOMPAT_HLIST_H) || defined(_URCU_RCULIST_H) || \
+	defined(_URCU_RCUHLIST_H) || \
+	(defined(_CDS_LIST_H) && !defined(RCULIST__AFTER_URCU_FLAVOR))
+#error "rculist: a liburcu list header (<urcu/list.h>, <urcu/hlist.h>, <urcu/rculist.h>, <urcu/rcuhlist.h> or <urcu/cds.h>) came before <rculist.h>: include <rculist.h> first"
+#else
+
+#ifdef _CDS_LIST_H
+#include "rculist/urcu_shadow.h"
+#endif
+
 #include "rculist/urcu_compat.h"
 #include "rculist/version.h"
 #include "rculist/compiler.h"
@@ -24,4 +46,5 @@
 #include "rculist/hlist.h"
 #include "rculist/hlist_rcu.h"
 
+#endif /* liburcu's list headers not included first */
 #endif /* RCULIST_H */

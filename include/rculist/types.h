@@ -14,9 +14,11 @@
  * head and as the link embedded in every element.  An empty list is a
  * head whose next and prev point to itself.
  */
+#ifndef RCULIST__HAVE_CDS_LIST_HEAD	/* else liburcu's, the same */
 struct cds_list_head {
 	struct cds_list_head *next, *prev;
 };
+#endif
 
 /*
  * A linear, doubly linked list with a one-pointer head, for large hash

@@ -49,14 +49,10 @@ RCULIST__END_DECLS
 #undef RCULIST__URCU_CALL_RCU_API
 
 /*
- * liburcu's list headers define the same names as rculist.  Included
- * before <rculist.h> they would clash with it; included after, their
- * include guards (defined here) make them harmless no-ops.
+ * liburcu's list headers define the same names as rculist; <rculist.h>
+ * refuses to follow them (with one #error) and this header defines their include
+ * guards, so that they are harmless no-ops after it.
  */
-#if defined(_CDS_LIST_H) || defined(_KCOMPAT_HLIST_H) || \
-	defined(_URCU_RCULIST_H) || defined(_URCU_RCUHLIST_H)
-#error "rculist: a liburcu list header (<urcu/list.h>, <urcu/hlist.h>, <urcu/rculist.h>, <urcu/rcuhlist.h> or <urcu/cds.h>, also pulled in by liburcu flavour headers under _LGPL_SOURCE) was included before <rculist.h>: include <rculist.h> first"
-#endif
 #define _CDS_LIST_H 1
 #define _KCOMPAT_HLIST_H 1
 #define _URCU_RCULIST_H 1

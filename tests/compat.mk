@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# <rculist.h> beside liburcu's own headers, in either order.
+CHECKS += check-compat
+
+COMPAT_FLAGS = $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Werror
+
+.PHONY: check-compat
+check-compat: $(LIBDIR_B)/librculist-qsbr.so.$(VERSION) ## Check <rculist.h> beside liburcu's headers
+	@echo "== liburcu headers after <rculist.h>, flavour header before it"
+	$(Q)mkdir -p $(B)/compat
+	$(Q)$(CC) $(COMPAT_FLAGS) tests/compat/after.c -o $(B)/compat/after \
+		-lurcu-qsbr -lurcu-common && $(B)/compat/after
+	$(Q)$(CC) $(COMPAT_FLAGS) tests/compat/lgpl_first.c -o $(B)/compat/lgpl_first \
+		-lurcu-bp -lurcu-common && $(B)/compat/lgpl_first
+	$(Q)$(CC) $(COMPAT_FLAGS) tests/compat/nolgpl.c -o $(B)/compat/nolgpl \
+		-lurcu-memb -lurcu-common && $(B)/compat/nolgpl
+	@echo "== a liburcu list header before <rculist.h> stops with our #error"
+	$(Q)if $(CC) $(COMPAT_FLAGS) -c tests/compat/before.c -o $(B)/compat/before.o \
+		2>$(B)/compat/before.err; then \
+		echo "compat: before.c compiled, expected #error" >&2; exit 1; fi
+	$(Q)grep -q 'include <rculist.h> first' $(B)/compat/before.err || \
+		{ cat $(B)/compat/before.err >&2; exit 1; }
+	$(Q)test "$$(grep -c 'error:' $(B)/compat/before.err)" = 1 || \
+		{ echo "compat: more than one error:" >&2; cat $(B)/compat/before.err >&2; exit 1; }
