@@ -38,18 +38,31 @@
  * a reference.
  */
 #ifdef __cplusplus
+/*
+ * decltype((p)) of a parenthesised cursor is a reference: accept T *&
+ * too.  The alias needs no "typename" inside templates, where the
+ * cursor's type is dependent.
+ */
 template <class T> struct rculist__pointee;
 template <class T> struct rculist__pointee<T *> { typedef T type; };
-#define RCULIST__TYPEOF(p)	decltype(p)
-#define RCULIST__POINTEE(p)	rculist__pointee<decltype(p)>::type
+template <class T> struct rculist__pointee<T *&> { typedef T type; };
+template <class T> using rculist__pointee_t = typename rculist__pointee<T>::type;
+#define RCULIST__TYPEOF(p)	rculist__pointee_t<decltype(p)> *
+#define RCULIST__POINTEE(p)	rculist__pointee_t<decltype(p)>
 #else
 #define RCULIST__TYPEOF(p)	__typeof__(p)
 #define RCULIST__POINTEE(p)	__typeof__(*(p))
 #endif
 
-/* The structure of type @type whose field @member is at @ptr. */
+/*
+ * The structure of type @type whose field @member is at @ptr.  @ptr may
+ * point to const (a reader's cursor, a const list in a checker): going
+ * through an integer keeps -Wcast-qual quiet, as the kernel's
+ * container_of() drops const too.
+ */
 #define rculist__container_of(ptr, type, member)			\
-	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+	((type *)(void *)((char *)(size_t)(const void *)(ptr) -	\
+			  offsetof(type, member)))
 
 /*
  * Unique names for the hidden variables of iterators, so that nested

@@ -433,6 +433,17 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
  * rculist__*_h helpers start the walk from the evaluated head.
  */
 
+/*
+ * The head argument of an iterator: type checked, and a const head is
+ * accepted (walking a list does not write it), as liburcu's iterators
+ * accept one.  _h and _c share one declaration, hence one pointee type.
+ */
+static inline struct cds_list_head *
+rculist__iter_head(const struct cds_list_head *head)
+{
+	return (struct cds_list_head *)(size_t)head;
+}
+
 /* Iterate @pos (struct cds_list_head *) over the links of @head. */
 #define cds_list_for_each(pos, head)					\
 	rculist__for_each_h(pos, head, next, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
@@ -446,7 +457,8 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
 #define rculist__for_each_h(pos, head, dir, _h, _c)			\
 	rculist__for_each(pos, _h->dir, head, dir, _h, _c)
 #define rculist__for_each(pos, start, head, dir, _h, _c)		\
-	for (struct cds_list_head *const _h = (head), *_c = (start);	\
+	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
+	     *_c = (start);						\
 	     ((pos) = _c) != _h;					\
 	     _c = _c->dir)
 
@@ -461,7 +473,8 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
 	rculist__for_each_safe(pos, p, head, prev,			\
 			       RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 #define rculist__for_each_safe(pos, p, head, dir, _h, _c)		\
-	for (struct cds_list_head *const _h = (head), *_c = _h->dir;	\
+	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
+	     *_c = _h->dir;						\
 	     ((pos) = _c) != _h && ((p) = _c->dir, 1);			\
 	     _c = (p))
 
@@ -472,7 +485,8 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
  * the kernel, so "&pos->member == head" tells that nothing broke out.
  */
 #define rculist__for_each_entry(pos, start, head, member, dir, _h, _c)	\
-	for (struct cds_list_head *const _h = (head), *_c = (start);	\
+	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
+	     *_c = (start);						\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h;							\
 	     _c = _c->dir)
@@ -507,7 +521,8 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
  * so that the body may delete and free @pos.
  */
 #define rculist__for_each_entry_safe(pos, n, start, head, member, dir, _h, _c) \
-	for (struct cds_list_head *const _h = (head), *_c = (start);	\
+	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
+	     *_c = (start);						\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h && ((n) = cds_list_entry(_c->dir,			\
 				RCULIST__POINTEE(pos), member), 1);	\

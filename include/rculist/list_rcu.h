@@ -224,7 +224,7 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * Each link is loaded once, dependency-ordered.
  */
 #define rculist__for_each_entry_rcu(pos, start, head, member, dir, _h, _c) \
-	for (struct cds_list_head *const _h = (head),			\
+	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
 	     *_c = (RCULIST__CHECK_READER(), (start));			\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h;							\
@@ -237,7 +237,7 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
 #define cds_list_for_each_rcu(pos, head)				\
 	rculist__for_each_rcu(pos, head, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 #define rculist__for_each_rcu(pos, head, _h, _c)			\
-	for (struct cds_list_head *const _h = (head),			\
+	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
 	     *_c = (RCULIST__CHECK_READER(), rculist__deref(_h->next));	\
 	     ((pos) = _c) != _h;					\
 	     _c = rculist__deref(_c->next))
