@@ -45,6 +45,7 @@
 #include "rculist/list_rcu.h"
 #include "rculist/hlist.h"
 #include "rculist/hlist_rcu.h"
+#include "rculist/nulls.h"
 
 #endif /* liburcu's list headers not included first */
 #endif /* RCULIST_H */

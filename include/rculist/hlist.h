@@ -33,6 +33,21 @@ static inline struct cds_hlist_node *rculist__hlist_head_node(struct cds_hlist_h
 	return (struct cds_hlist_node *)(void *)head;
 }
 
+/*
+ * The next link of @node, which may be a head cast to a node (a prev
+ * pointer leads to one or the other).  A head and a node are distinct
+ * structure types: under strict aliasing a compiler may assume that a
+ * store to node->next does not change head->next, and gcc and clang at
+ * -O2 do reorder such accesses (tests/hlist_opt/opt.c).  So every link
+ * that may belong to the head is accessed through this pointer, as the
+ * plain `struct cds_hlist_node *` object it is in both structures (next
+ * is the first field of both).
+ */
+static inline struct cds_hlist_node **rculist__hlist_next(struct cds_hlist_node *node)
+{
+	return (struct cds_hlist_node **)(void *)node;
+}
+
 /* CDS_INIT_HLIST_HEAD - make @head an empty list. */
 static inline void CDS_INIT_HLIST_HEAD(struct cds_hlist_head *head)
 {
@@ -85,7 +100,7 @@ static inline void __cds_hlist_del(struct cds_hlist_node *elem)
 	RCULIST__CHECK_HDEL(elem);
 	if (next)
 		next->prev = elem->prev;
-	elem->prev->next = next;
+	*rculist__hlist_next(elem->prev) = next;
 }
 
 /**
@@ -123,7 +138,7 @@ static inline void cds_hlist_add_before(struct cds_hlist_node *n,
 	n->prev = next->prev;
 	n->next = next;
 	next->prev = n;
-	n->prev->next = n;
+	*rculist__hlist_next(n->prev) = n;
 }
 
 /**

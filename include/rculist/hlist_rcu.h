@@ -58,7 +58,7 @@ static inline void cds_hlist_add_before_rcu(struct cds_hlist_node *n,
 	n->prev = prev;
 	n->next = next;
 	next->prev = n;
-	rculist__publish(prev->next, n);
+	rculist__publish(*rculist__hlist_next(prev), n);
 }
 
 /**
@@ -70,12 +70,12 @@ static inline void cds_hlist_add_before_rcu(struct cds_hlist_node *n,
 static inline void cds_hlist_add_behind_rcu(struct cds_hlist_node *n,
 					    struct cds_hlist_node *prev)
 {
-	struct cds_hlist_node *next = prev->next;
+	struct cds_hlist_node *next = *rculist__hlist_next(prev);
 
 	RCULIST__CHECK_HADD(n, prev, next);
 	n->next = next;
 	n->prev = prev;
-	rculist__publish(prev->next, n);
+	rculist__publish(*rculist__hlist_next(prev), n);
 	if (next)
 		next->prev = n;
 }
@@ -91,8 +91,8 @@ static inline void cds_hlist_add_tail_rcu(struct cds_hlist_node *n,
 {
 	struct cds_hlist_node *last = rculist__hlist_head_node(head);
 
-	while (last->next)
-		last = last->next;
+	while (*rculist__hlist_next(last))
+		last = *rculist__hlist_next(last);
 	cds_hlist_add_behind_rcu(n, last);
 }
 
@@ -110,7 +110,7 @@ static inline void cds_hlist_del_rcu(struct cds_hlist_node *elem)
 	RCULIST__CHECK_HDEL(elem);
 	if (next)
 		next->prev = elem->prev;
-	rculist__store_once(elem->prev->next, next);
+	rculist__store_once(*rculist__hlist_next(elem->prev), next);
 	RCULIST__POISON_HLIST_RCU(elem);
 }
 
@@ -127,7 +127,7 @@ static inline void cds_hlist_del_init_rcu(struct cds_hlist_node *elem)
 		RCULIST__CHECK_HDEL(elem);
 		if (next)
 			next->prev = elem->prev;
-		rculist__store_once(elem->prev->next, next);
+		rculist__store_once(*rculist__hlist_next(elem->prev), next);
 		elem->prev = NULL;
 	}
 }
@@ -147,7 +147,7 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 	RCULIST__CHECK_HDEL(old);
 	newn->next = next;
 	newn->prev = old->prev;
-	rculist__publish(newn->prev->next, newn);
+	rculist__publish(*rculist__hlist_next(newn->prev), newn);
 	if (next)
 		next->prev = newn;
 	RCULIST__POISON_HLIST_RCU(old);

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/hlist_opt/opt.c - the hlist iterators and operations under
+ * optimisers that exploit undefined behaviour.
+ *
+ * Built by tests/hlist_opt.mk with gcc and clang at -O2 and -O3 (and
+ * UBSan, which aborts on the first report), then run.  It walks lists
+ * whose node is not the first member of the element, so that an
+ * iterator computing container_of() on the NULL at the end of a chain
+ * would form a pointer below NULL: the kind of expression from which
+ * compilers have concluded "the cursor is never NULL" and dropped the
+ * end test.  Every walk checks the keys it saw, their number, and the
+ * final value of its cursor.
+ *
+ * It also checks the operations whose prev may lead to the head: a head
+ * and a node are different structure types, so a store through one must
+ * not be reordered with a load through the other (strict aliasing).
+ *
+ * Exit status 0 when everything held; 1 and a line per failure otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rculist.h>
+
+#define NOINLINE __attribute__((noinline))
+
+struct elem {
+	long pad[3];			/* the node is NOT at offset 0 */
+	int key;
+	struct cds_hlist_node node;
+	struct cds_hlist_nulls_node nnode;
+};
+
+#define MAXN	8
+
+static int failures;
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "hlist_opt: %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);			\
+			fputc('\n', stderr);				\
+			failures++;					\
+		}							\
+	} while (0)
+
+/* The keys a walk saw. */
+struct seen {
+	int n;
+	int key[MAXN + 1];
+};
+
+static void saw(struct seen *s, int key)
+{
+	if (s->n <= MAXN)
+		s->key[s->n] = key;
+	s->n++;
+}
+
+/* Assert that @s is keys @first, @first + 1, ..., @last (none if last < first). */
+static void expect(const struct seen *s, int first, int last, const char *what,
+		   int len)
+{
+	int want = last >= first ? last - first + 1 : 0;
+	int i;
+
+	CHECK(s->n == want, "%s, list of %d: visited %d, expected %d",
+	      what, len, s->n, want);
+	for (i = 0; i < s->n && i < want && i <= MAXN; i++)
+		CHECK(s->key[i] == first + i, "%s, list of %d: [%d] is %d, expected %d",
+		      what, len, i, s->key[i], first + i);
+}
+
+/* ----------------------------------------------------------- the walks
+ * Each is a separate, non-inlined function of an opaque head, so that
+ * the compiler optimises the loop itself and not a known list. */
+
+static NOINLINE void walk_for_each(struct cds_hlist_head *h, struct seen *s)
+{
+	struct cds_hlist_node *pos;
+
+	cds_hlist_for_each(pos, h)
+		saw(s, cds_hlist_entry(pos, struct elem, node)->key);
+	CHECK(pos == NULL, "for_each: cursor not NULL at the end");
+}
+
+static NOINLINE void walk_for_each_safe(struct cds_hlist_head *h, struct seen *s)
+{
+	struct cds_hlist_node *pos, *p;
+
+	cds_hlist_for_each_safe(pos, p, h)
+		saw(s, cds_hlist_entry(pos, struct elem, node)->key);
+	CHECK(pos == NULL, "for_each_safe: cursor not NULL at the end");
+}
+
+static NOINLINE void walk_for_each_rcu(struct cds_hlist_head *h, struct seen *s)
+{
+	struct cds_hlist_node *pos;
+
+	cds_hlist_for_each_rcu(pos, h)
+		saw(s, cds_hlist_entry(pos, struct elem, node)->key);
+	CHECK(pos == NULL, "for_each_rcu: cursor not NULL at the end");
+}
+
+static NOINLINE void walk_entry(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e;
+	struct cds_hlist_node *pos;
+
+	cds_hlist_for_each_entry(e, pos, h, node)
+		saw(s, e->key);
+	CHECK(pos == NULL, "for_each_entry: cursor not NULL at the end");
+}
+
+static NOINLINE void walk_entry_2(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e;
+
+	cds_hlist_for_each_entry_2(e, h, node)
+		saw(s, e->key);
+	CHECK(e == NULL, "for_each_entry_2: entry not NULL at the end");
+}
+
+static NOINLINE void walk_entry_safe(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e;
+	struct cds_hlist_node *pos, *p;
+
+	cds_hlist_for_each_entry_safe(e, pos, p, h, node)
+		saw(s, e->key);
+	CHECK(pos == NULL, "for_each_entry_safe: cursor not NULL at the end");
+}
+
+static NOINLINE void walk_entry_safe_2(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e, *n;
+
+	cds_hlist_for_each_entry_safe_2(e, n, h, node)
+		saw(s, e->key);
+	CHECK(e == NULL, "for_each_entry_safe_2: entry not NULL at the end");
+}
+
+static NOINLINE void walk_entry_rcu(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e;
+	struct cds_hlist_node *pos;
+
+	cds_hlist_for_each_entry_rcu(e, pos, h, node)
+		saw(s, e->key);
+	CHECK(pos == NULL, "for_each_entry_rcu: cursor not NULL at the end");
+}
+
+static NOINLINE void walk_entry_rcu_2(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e;
+
+	cds_hlist_for_each_entry_rcu_2(e, h, node)
+		saw(s, e->key);
+	CHECK(e == NULL, "for_each_entry_rcu_2: entry not NULL at the end");
+}
+
+/* The first element with cds_hlist_entry_safe(), then the rest. */
+static NOINLINE void walk_continue(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e = cds_hlist_entry_safe(h->next, struct elem, node);
+
+	if (!e)
+		return;
+	saw(s, e->key);
+	cds_hlist_for_each_entry_continue(e, node)
+		saw(s, e->key);
+	CHECK(e == NULL, "for_each_entry_continue: entry not NULL at the end");
+}
+
+static NOINLINE void walk_continue_rcu(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e = cds_hlist_entry_safe(rculist__deref(h->next),
+					      struct elem, node);
+
+	if (!e)
+		return;
+	saw(s, e->key);
+	cds_hlist_for_each_entry_continue_rcu(e, node)
+		saw(s, e->key);
+	CHECK(e == NULL, "for_each_entry_continue_rcu: entry not NULL at the end");
+}
+
+static NOINLINE void walk_from(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e = cds_hlist_entry_safe(h->next, struct elem, node);
+
+	cds_hlist_for_each_entry_from(e, node)
+		saw(s, e->key);
+	CHECK(e == NULL, "for_each_entry_from: entry not NULL at the end");
+}
+
+static NOINLINE void walk_from_rcu(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e = cds_hlist_entry_safe(rculist__deref(h->next),
+					      struct elem, node);
+
+	cds_hlist_for_each_entry_from_rcu(e, node)
+		saw(s, e->key);
+	CHECK(e == NULL, "for_each_entry_from_rcu: entry not NULL at the end");
+}
+
+/* A nulls list ends with an odd marker, never NULL: the walk must stop
+ * there and leave the marker (of value 7 here) in the cursor. */
+static NOINLINE void walk_nulls(struct cds_hlist_nulls_head *h, struct seen *s)
+{
+	struct elem *e;
+	struct cds_hlist_nulls_node *pos;
+
+	cds_hlist_nulls_for_each_entry(e, pos, h, nnode)
+		saw(s, e->key);
+	CHECK(cds_is_a_nulls(pos) && cds_get_nulls_value(pos) == 7,
+	      "nulls_for_each_entry: cursor is not the end marker 7");
+}
+
+static NOINLINE void walk_nulls_rcu(struct cds_hlist_nulls_head *h, struct seen *s)
+{
+	struct elem *e;
+	struct cds_hlist_nulls_node *pos;
+
+	cds_hlist_nulls_for_each_entry_rcu(e, pos, h, nnode)
+		saw(s, e->key);
+	CHECK(cds_is_a_nulls(pos) && cds_get_nulls_value(pos) == 7,
+	      "nulls_for_each_entry_rcu: cursor is not the end marker 7");
+}
+
+/* The first element with a break, and what the cursor holds after it. */
+static NOINLINE int break_at_2(struct cds_hlist_head *h)
+{
+	struct elem *e;
+
+	cds_hlist_for_each_entry_rcu_2(e, h, node)
+		if (e->key == 2)
+			break;
+	return e ? e->key : 0;
+}
+
+#ifdef HLIST_OPT_NAIVE
+/*
+ * The check of the check: an iterator in liburcu 0.13's style, which
+ * computes container_of() on the NULL that ends the list and tests the
+ * member's address.  Built with -DHLIST_OPT_NAIVE and UBSan, this program
+ * must fail (tests/hlist_opt.mk expects it to).
+ */
+#define naive_for_each_entry_2(entry, head, member)			\
+	for ((entry) = cds_hlist_entry((head)->next, struct elem, member); \
+	     &(entry)->member != NULL;					\
+	     (entry) = cds_hlist_entry((entry)->member.next, struct elem, member))
+
+static NOINLINE void walk_naive(struct cds_hlist_head *h, struct seen *s)
+{
+	struct elem *e;
+
+	naive_for_each_entry_2(e, h, node)
+		saw(s, e->key);
+}
+#endif
+
+typedef void walk_fn(struct cds_hlist_head *h, struct seen *s);
+
+static const struct {
+	const char *name;
+	walk_fn *fn;
+	int rcu;
+} walks[] = {
+	{ "for_each", walk_for_each, 0 },
+	{ "for_each_safe", walk_for_each_safe, 0 },
+	{ "for_each_rcu", walk_for_each_rcu, 1 },
+	{ "for_each_entry", walk_entry, 0 },
+	{ "for_each_entry_2", walk_entry_2, 0 },
+	{ "for_each_entry_safe", walk_entry_safe, 0 },
+	{ "for_each_entry_safe_2", walk_entry_safe_2, 0 },
+	{ "for_each_entry_rcu", walk_entry_rcu, 1 },
+	{ "for_each_entry_rcu_2", walk_entry_rcu_2, 1 },
+	{ "for_each_entry_continue", walk_continue, 0 },
+	{ "for_each_entry_continue_rcu", walk_continue_rcu, 1 },
+	{ "for_each_entry_from", walk_from, 0 },
+	{ "for_each_entry_from_rcu", walk_from_rcu, 1 },
+#ifdef HLIST_OPT_NAIVE
+	{ "naive container_of(NULL)", walk_naive, 0 },
+#endif
+};
+
+static void check_walks(int len)
+{
+	struct elem *el = calloc(MAXN, sizeof(*el));
+	struct cds_hlist_head h;
+	struct cds_hlist_nulls_head nh;
+	struct seen s;
+	size_t w;
+	int i;
+
+	if (!el) {
+		perror("calloc");
+		exit(2);
+	}
+	CDS_INIT_HLIST_HEAD(&h);
+	CDS_INIT_HLIST_NULLS_HEAD(&nh, 7);
+	for (i = len; i >= 1; i--) {
+		el[i - 1].key = i;
+		cds_hlist_add_head(&el[i - 1].node, &h);
+		cds_hlist_nulls_add_head(&el[i - 1].nnode, &nh);
+	}
+	for (w = 0; w < sizeof(walks) / sizeof(walks[0]); w++) {
+		s.n = 0;
+		if (walks[w].rcu)
+			rculist_read_lock();
+		walks[w].fn(&h, &s);
+		if (walks[w].rcu)
+			rculist_read_unlock();
+		expect(&s, 1, len, walks[w].name, len);
+	}
+	s.n = 0;
+	walk_nulls(&nh, &s);
+	expect(&s, 1, len, "nulls_for_each_entry", len);
+	s.n = 0;
+	rculist_read_lock();
+	walk_nulls_rcu(&nh, &s);
+	rculist_read_unlock();
+	expect(&s, 1, len, "nulls_for_each_entry_rcu", len);
+
+	rculist_read_lock();
+	i = break_at_2(&h);
+	rculist_read_unlock();
+	CHECK(i == (len >= 2 ? 2 : 0), "break at key 2, list of %d: got %d", len, i);
+	free(el);
+}
+
+/* ---------------------------------------------- head/node aliasing
+ * Each function changes the head's next through an operation that only
+ * has a node pointer, then reads it back through the head. */
+
+static NOINLINE struct cds_hlist_node *del_only(struct cds_hlist_head *h,
+						struct elem *a)
+{
+	CDS_INIT_HLIST_HEAD(h);
+	cds_hlist_add_head(&a->node, h);
+	cds_hlist_del(&a->node);
+	return h->next;				/* NULL */
+}
+
+static NOINLINE struct cds_hlist_node *add_before_first(struct cds_hlist_head *h,
+							struct elem *a,
+							struct elem *b)
+{
+	CDS_INIT_HLIST_HEAD(h);
+	cds_hlist_add_head(&b->node, h);
+	cds_hlist_add_before(&a->node, &b->node);
+	return h->next;				/* a */
+}
+
+static NOINLINE struct cds_hlist_node *add_before_rcu_first(struct cds_hlist_head *h,
+							    struct elem *a,
+							    struct elem *b)
+{
+	CDS_INIT_HLIST_HEAD(h);
+	cds_hlist_add_head(&b->node, h);
+	cds_hlist_add_before_rcu(&a->node, &b->node);
+	return h->next;				/* a */
+}
+
+static NOINLINE struct cds_hlist_node *del_rcu_only(struct cds_hlist_head *h,
+						    struct elem *a)
+{
+	CDS_INIT_HLIST_HEAD(h);
+	cds_hlist_add_head(&a->node, h);
+	cds_hlist_del_rcu(&a->node);
+	return h->next;				/* NULL */
+}
+
+static NOINLINE struct cds_hlist_node *del_init_only(struct cds_hlist_head *h,
+						     struct elem *a)
+{
+	CDS_INIT_HLIST_HEAD(h);
+	cds_hlist_add_head(&a->node, h);
+	cds_hlist_del_init_rcu(&a->node);
+	return h->next;				/* NULL */
+}
+
+static NOINLINE struct cds_hlist_node *replace_first(struct cds_hlist_head *h,
+						     struct elem *a,
+						     struct elem *b)
+{
+	CDS_INIT_HLIST_HEAD(h);
+	cds_hlist_add_head(&a->node, h);
+	cds_hlist_replace_rcu(&a->node, &b->node);
+	return h->next;				/* b */
+}
+
+static NOINLINE struct cds_hlist_node *add_tail_empty(struct cds_hlist_head *h,
+						      struct elem *a)
+{
+	CDS_INIT_HLIST_HEAD(h);
+	cds_hlist_add_tail_rcu(&a->node, h);
+	return h->next;				/* a */
+}
+
+static NOINLINE struct cds_hlist_nulls_node *nulls_del_only(struct cds_hlist_nulls_head *h,
+							    struct elem *a)
+{
+	CDS_INIT_HLIST_NULLS_HEAD(h, 3);
+	cds_hlist_nulls_add_head(&a->nnode, h);
+	cds_hlist_nulls_del(&a->nnode);
+	return h->next;				/* the marker 3 */
+}
+
+static NOINLINE struct cds_hlist_nulls_node *nulls_del_rcu_only(struct cds_hlist_nulls_head *h,
+								struct elem *a)
+{
+	CDS_INIT_HLIST_NULLS_HEAD(h, 3);
+	cds_hlist_nulls_add_head_rcu(&a->nnode, h);
+	cds_hlist_nulls_del_init_rcu(&a->nnode);
+	return h->next;				/* the marker 3 */
+}
+
+static NOINLINE struct cds_hlist_nulls_node *nulls_add_tail_empty(struct cds_hlist_nulls_head *h,
+								  struct elem *a)
+{
+	CDS_INIT_HLIST_NULLS_HEAD(h, 3);
+	cds_hlist_nulls_add_tail_rcu(&a->nnode, h);
+	return h->next;				/* a */
+}
+
+static void check_aliasing(void)
+{
+	struct cds_hlist_head h;
+	struct cds_hlist_nulls_head nh;
+	struct elem a, b;
+	struct cds_hlist_nulls_node *m;
+
+	CHECK(del_only(&h, &a) == NULL, "del of the only node: head->next stale");
+	CHECK(add_before_first(&h, &a, &b) == &a.node,
+	      "add_before the first node: head->next stale");
+	CHECK(add_before_rcu_first(&h, &a, &b) == &a.node,
+	      "add_before_rcu the first node: head->next stale");
+	CHECK(del_rcu_only(&h, &a) == NULL, "del_rcu of the only node: head->next stale");
+	CHECK(del_init_only(&h, &a) == NULL,
+	      "del_init_rcu of the only node: head->next stale");
+	CHECK(replace_first(&h, &a, &b) == &b.node,
+	      "replace_rcu of the first node: head->next stale");
+	CHECK(add_tail_empty(&h, &a) == &a.node, "add_tail_rcu on empty: head->next stale");
+	m = nulls_del_only(&nh, &a);
+	CHECK(cds_is_a_nulls(m) && cds_get_nulls_value(m) == 3,
+	      "nulls_del of the only node: head->next stale");
+	m = nulls_del_rcu_only(&nh, &a);
+	CHECK(cds_is_a_nulls(m) && cds_get_nulls_value(m) == 3,
+	      "nulls_del_init_rcu of the only node: head->next stale");
+	CHECK(nulls_add_tail_empty(&nh, &a) == &a.nnode,
+	      "nulls_add_tail_rcu on empty: head->next stale");
+}
+
+int main(void)
+{
+	int len;
+
+	rculist_register_thread();
+	for (len = 0; len <= 5; len++)
+		check_walks(len);
+	check_aliasing();
+	rculist_unregister_thread();
+	if (failures) {
+		fprintf(stderr, "hlist_opt: %d failures\n", failures);
+		return 1;
+	}
+	return 0;
+}
