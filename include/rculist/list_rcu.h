@@ -107,9 +107,12 @@ static inline void cds_list_add_tail_rcu(struct cds_list_head *newp,
  */
 static inline void cds_list_del_rcu(struct cds_list_head *elem)
 {
+	/* Loaded once: the stores below may alias them for the compiler. */
+	struct cds_list_head *prev = elem->prev, *next = elem->next;
+
 	RCULIST__CHECK_DEL(elem);
-	rculist__store_once(elem->next->prev, elem->prev);
-	rculist__store_once(elem->prev->next, elem->next);
+	rculist__store_once(next->prev, prev);
+	rculist__store_once(prev->next, next);
 	RCULIST__POISON_LIST_RCU(elem);
 }
 

@@ -104,4 +104,9 @@ RCULIST__END_DECLS
 	rculist__free_rcu(&(ptr)->rcu_member,				\
 			  offsetof(RCULIST__POINTEE(ptr), rcu_member))
 
+/* Compile-time flavour choice: the read side inlined (see <rculist/inline.h>). */
+#if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || defined(RCULIST_INLINE_BP)
+#include "inline.h"
+#endif
+
 #endif /* RCULIST_RUNTIME_H */

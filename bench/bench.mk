@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# bench/: `make bench`, `make bench-instructions`, and check-bench (a
+# BENCH_QUICK=1 run in `make check`, so that the benchmark cannot rot).
+#
+# The flavour-neutral objects (harness, rculist side, baselines) are
+# compiled once; each flavour adds its liburcu side and the inlined
+# rculist read side, and links one binary against the shared library
+# (the default link) and one static binary.
+
+BENCH_B   := $(B)/bench
+BENCH_O   := $(BENCH_B)/obj
+BENCH_NEUTRAL := $(BENCH_O)/harness.o $(BENCH_O)/rl.o $(BENCH_O)/plain.o \
+	$(BENCH_O)/rwlock.o $(BENCH_O)/mutex.o
+bench_flavor_objs = $(BENCH_O)/$(1)/rli.o $(BENCH_O)/$(1)/urcu.o \
+	$(BENCH_O)/$(1)/urcu-lib.o
+BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/bench $(BENCH_B)/$(f)/bench-static)
+BENCH_CC   = $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS)
+# liburcu's side per flavour: its flavour header and a macro naming it.
+bench_urcu_flags = -DBENCH_FLAVOR=$(1) -DBENCH_FLAVOR_$(1) \
+	'-DBENCH_HEADER=<urcu/urcu-$(1).h>'
+BENCH_ENV  = BENCH_QUICK='$(BENCH_QUICK)' BENCH_TIME='$(BENCH_TIME)'
+
+.PHONY: bench bench-instructions bench-build bench-gnuplot check-bench
+
+bench-build: $(BENCH_BINS)
+
+bench: bench-build bench-gnuplot ## Benchmark every flavour against liburcu and locks (~3 min; BENCH_QUICK=1, BENCH_TIME=s)
+	$(Q)$(BENCH_ENV) sh bench/run.sh $(BENCH_B) $(FLAVORS)
+
+bench-instructions: bench-build ## Callgrind instructions per lookup and per update, rculist beside liburcu inline
+	$(Q)sh bench/instr.sh $(BENCH_B) $(FLAVORS)
+
+CHECKS += check-bench
+check-bench: bench-build
+	@echo "== bench, quick run (BENCH_QUICK=1)"
+	$(Q)out=$$(mktemp -d $(BENCH_B)/check.XXXXXX) && \
+	if ! BENCH_QUICK=1 BENCH_OUT=$$out sh bench/run.sh $(BENCH_B) $(FLAVORS) \
+		>$$out/log 2>&1; then cat $$out/log >&2; exit 1; fi && \
+	if [ "$$(grep -c '^' $$out/summary.csv)" -lt 100 ]; then \
+		echo "check-bench: short summary in $$out" >&2; exit 1; fi && \
+	rm -rf $$out
+
+# gnuplot draws the chart: installed like the other dependencies (as
+# root with apt-get), otherwise the chart is skipped with a message.
+bench-gnuplot:
+	$(Q)if ! command -v gnuplot >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
+	     command -v apt-get >/dev/null 2>&1; then \
+		echo "  DEPS     apt-get install gnuplot-nox"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		 apt-get install -y -qq gnuplot-nox) >/dev/null || \
+		echo "bench: could not install gnuplot-nox; no chart" >&2; \
+	fi
+
+$(BENCH_O)/%.o: bench/%.c | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BENCH_CC) -c $< -o $@
+
+$(BENCH_O)/plain.o $(BENCH_O)/rwlock.o $(BENCH_O)/mutex.o: $(BENCH_O)/%.o: bench/locks.c | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BENCH_CC) -DBENCH_LOCK=$(if $(filter plain,$*),0,$(if $(filter rwlock,$*),1,2)) \
+		-c $< -o $@
+
+$(BENCH_O)/%/rli.o: bench/rl.c | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BENCH_CC) -DRCULIST_INLINE_$$(echo $* | tr a-z A-Z) -c $< -o $@
+
+$(BENCH_O)/%/urcu.o: bench/urcu.c | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BENCH_CC) $(call bench_urcu_flags,$*) -c $< -o $@
+
+$(BENCH_O)/%/urcu-lib.o: bench/urcu.c | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BENCH_CC) $(call bench_urcu_flags,$*) -DBENCH_URCU_LIB -c $< -o $@
+
+# The default link: -lrculist-<flavor> (what `pkg-config --libs` says).
+$(BENCH_B)/%/bench: $(BENCH_NEUTRAL) $(call bench_flavor_objs,%) \
+		$(LIBDIR_B)/librculist-%.so.$(VERSION)
+	$(call quiet,LD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_NEUTRAL) $(call bench_flavor_objs,$*) \
+		-L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* \
+		-lurcu-$* -lurcu-common -lpthread -lm
+
+# --static: everything linked in, liburcu too.
+$(BENCH_B)/%/bench-static: $(BENCH_NEUTRAL) $(call bench_flavor_objs,%) \
+		$(LIBDIR_B)/librculist-%.a
+	$(call quiet,LD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -static -o $@ $(BENCH_NEUTRAL) $(call bench_flavor_objs,$*) \
+		$(LIBDIR_B)/librculist-$*.a -lurcu-$* -lurcu-common -lpthread -lm

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# bench/instr.sh BENCH_DIR FLAVOR... - instructions per lookup and per
+# update under callgrind (deterministic: identical run to run), rculist
+# beside liburcu's inline read side and macros, shared and static links.
+#
+# Each binary's "instr" section runs fixed work per case between
+# CALLGRIND_ZERO_STATS and a dump named label/section/workload/side/ops;
+# we divide each dump's total by ops.  Read-side ratio, per workload:
+#   (side - plain) / (urcu - plain)   overhead over an unsynchronised walk
+set -e
+dir=$1
+shift
+command -v valgrind >/dev/null 2>&1 || {
+	echo "bench-instructions: valgrind is needed (apt-get install valgrind)" >&2
+	exit 1
+}
+cg=$dir/callgrind
+rm -rf "$cg"
+mkdir -p "$cg"
+for f in "$@"; do
+	for link in shared static; do
+		bin=$dir/$f/bench
+		label=$f
+		[ $link = static ] && bin=$dir/$f/bench-static && label=$f-static
+		printf '  CALLGRIND %s\n' "$label" >&2
+		valgrind --tool=callgrind --callgrind-out-file="$cg/$label.out" \
+			"$bin" -l "$label" instr >/dev/null 2>"$cg/$label.log" || {
+			cat "$cg/$label.log" >&2
+			exit 1
+		}
+	done
+done
+# label,section,workload,side,instructions per operation
+for file in "$cg"/*.out.*; do
+	awk '/^desc: Trigger: Client Request: / { name = $5 }
+	     /^summary: / { total = $2 }
+	     END { n = split(name, p, "/");
+		   if (n == 5) printf "%s,%s,%s,%s,%.2f\n", p[1], p[2], p[3], p[4], total / p[5] }' "$file"
+done | sort >"$dir/instructions.csv"
+
+awk -F, '
+{ v[$1 "," $2 "," $3 "," $4] = $5; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 } }
+END {
+	split("list8 list1024 hash", wl, " ")
+	split("plain rculist rculist-inline urcu urcu-lib rwlock mutex", sd, " ")
+	print "\nInstructions per lookup (callgrind), overhead over plain, and that overhead / urcu inline overhead"
+	printf "%-12s %-9s", "link", "workload"
+	for (s = 1; s <= 7; s++) printf " %15s", sd[s]
+	printf "\n"
+	for (l = 1; l <= nl; l++) for (w = 1; w <= 3; w++) {
+		lb = labels[l]; p = v[lb ",read," wl[w] ",plain"]; u = v[lb ",read," wl[w] ",urcu"]
+		printf "%-12s %-9s", lb, wl[w]
+		for (s = 1; s <= 7; s++) {
+			x = v[lb ",read," wl[w] "," sd[s]]
+			if (x == "") { printf " %15s", "-"; continue }
+			if (sd[s] == "plain") printf " %15.1f", x
+			else printf " %7.1f (%5.2fx)", x, (u - p) ? (x - p) / (u - p) : 0
+		}
+		printf "\n"
+	}
+	split("list_add_rcu list_del_rcu list_replace_rcu hlist_add_head_rcu hlist_del_rcu", op, " ")
+	print "\nInstructions per update operation: rculist, urcu inline, ratio"
+	for (l = 1; l <= nl; l++) for (o = 1; o <= 5; o++) {
+		lb = labels[l]; r = v[lb ",upd," op[o] ",rculist"]; u = v[lb ",upd," op[o] ",urcu"]
+		if (r == "") continue
+		printf "%-12s %-20s %7.2f %7.2f  %5.3fx\n", lb, op[o], r, u, u ? r / u : 0
+	}
+	print "\nTargets: read-side overhead ratio rculist <= 1.5 (memb) 1.6 (bp) 2.2 (qsbr), rculist-inline <= 1.05,"
+	print "traversal per element (list1024) and update operations <= 1.05 / 1.02 of liburcu."
+}' "$dir/instructions.csv"
+echo "raw: $dir/instructions.csv, callgrind files: $cg/"

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rculist/inline.h - the read side of one flavour, inlined when compiling.
+ *
+ * By default the flavour is chosen when linking, and rculist_read_lock(),
+ * rculist_read_unlock(), rculist_quiescent_state() and
+ * rculist_read_ongoing() are calls into the flavour library.  A program
+ * that knows its flavour when it is compiled may instead define one of
+ *
+ *	-DRCULIST_INLINE_MEMB   -DRCULIST_INLINE_QSBR   -DRCULIST_INLINE_BP
+ *
+ * in every translation unit (the same one everywhere); these four calls
+ * then become liburcu's inline fast path of that flavour, as cheap as
+ * liburcu's own read side under _LGPL_SOURCE.  The price:
+ *  - the program must link liburcu's flavour itself as well as ours,
+ *    the same flavour: `pkg-config --libs rculist-memb` already names
+ *    -lurcu-memb (Requires), and linking -lrculist-qsbr with
+ *    -DRCULIST_INLINE_MEMB is a silent error;
+ *  - liburcu's inline code is compiled into the program, which must be
+ *    LGPL-2.1 compatible (liburcu's terms for _LGPL_SOURCE);
+ *  - the program is bound to liburcu's internal reader state layout and
+ *    must be recompiled when liburcu's soname changes.
+ * Everything else (registration, grace periods, call_rcu) stays in the
+ * library, which shares its reader state with the inlined code.
+ *
+ * Included by <rculist/runtime.h>; do not include it directly.
+ */
+#ifndef RCULIST_INLINE_H
+#define RCULIST_INLINE_H
+
+#if defined(RCULIST_INLINE_MEMB) + defined(RCULIST_INLINE_QSBR) + \
+	defined(RCULIST_INLINE_BP) != 1
+#error "rculist: define only one of RCULIST_INLINE_MEMB, RCULIST_INLINE_QSBR, RCULIST_INLINE_BP"
+#endif
+
+/*
+ * liburcu's reader registry holds a struct cds_list_head: ours, since
+ * <rculist/urcu_compat.h> has already made <urcu/list.h> a no-op.
+ */
+#include "types.h"
+
+#if defined(RCULIST_INLINE_MEMB)
+#include <urcu/static/urcu-memb.h>
+#define RCULIST__INLINE(fn)	_urcu_memb_##fn
+#define RCULIST__INLINE_QSBR	0
+#elif defined(RCULIST_INLINE_QSBR)
+#include <urcu/static/urcu-qsbr.h>
+#define RCULIST__INLINE(fn)	_urcu_qsbr_##fn
+#define RCULIST__INLINE_QSBR	1
+#else
+#include <urcu/static/urcu-bp.h>
+#define RCULIST__INLINE(fn)	_urcu_bp_##fn
+#define RCULIST__INLINE_QSBR	0
+#endif
+
+static inline void rculist__inline_read_lock(void)
+{
+	RCULIST__INLINE(read_lock)();
+}
+
+static inline void rculist__inline_read_unlock(void)
+{
+	RCULIST__INLINE(read_unlock)();
+}
+
+static inline int rculist__inline_read_ongoing(void)
+{
+	return RCULIST__INLINE(read_ongoing)();
+}
+
+static inline void rculist__inline_quiescent_state(void)
+{
+#if RCULIST__INLINE_QSBR
+	RCULIST__INLINE(quiescent_state)();
+#endif
+}
+
+/*
+ * The library's declarations above stay as they are; the names now
+ * denote the inline versions (object-like macros, so that taking the
+ * address of rculist_read_lock still works).
+ */
+#define rculist_read_lock		rculist__inline_read_lock
+#define rculist_read_unlock		rculist__inline_read_unlock
+#define rculist_read_ongoing		rculist__inline_read_ongoing
+#define rculist_quiescent_state		rculist__inline_quiescent_state
+
+#endif /* RCULIST_INLINE_H */
