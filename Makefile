@@ -105,7 +105,16 @@ $(LIBDIR_B)/librculist-%.so.$(VERSION): $(CORE_OBJ) $(B)/obj/flavors/%.o core/rc
 	$(Q)ln -sf librculist-$*.so.$(VERSION) $(LIBDIR_B)/librculist-$*.so.$(MAJOR)
 	$(Q)ln -sf librculist-$*.so.$(MAJOR) $(LIBDIR_B)/librculist-$*.so
 
-$(B)/pkgconfig/rculist-%.pc: core/rculist.pc.in $(VERSION_H)
+# The .pc files carry the install directories: a stamp holding them is
+# rewritten, and the .pc files regenerated, when PREFIX & co. change.
+PC_DIRS := $(prefix):$(libdir):$(includedir)
+$(B)/pkgconfig/.dirs: FORCE
+	$(Q)mkdir -p $(dir $@)
+	$(Q)[ "$$(cat $@ 2>/dev/null)" = '$(PC_DIRS)' ] || echo '$(PC_DIRS)' > $@
+.PHONY: FORCE
+FORCE:
+
+$(B)/pkgconfig/rculist-%.pc: core/rculist.pc.in $(VERSION_H) $(B)/pkgconfig/.dirs
 	$(call quiet,GEN,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# tests/adopt.mk - what someone adopting rculist does, checked:
+#   check-adopt   make install into a temporary PREFIX (and DESTDIR), build
+#                 every example out of tree with nothing but pkg-config,
+#                 shared and --static, run them, make uninstall, and find
+#                 no file left behind
+#   format-check  clang-format (kernel style, .clang-format) on our files
+#   lint          cppcheck and clang-tidy on core/ flavors/ include/
+CHECKS += check-adopt
+
+ADOPT_TMP = $(abspath $(B))/adopt
+# The examples, as a user would build them from the installed files.
+adopt_pc = $$(PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config $(2) --cflags --libs rculist-$(1))
+
+.PHONY: check-adopt format-check lint
+check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-config, uninstall
+	@echo "== adopt: make install PREFIX=$(ADOPT_TMP)/prefix, examples via pkg-config"
+	$(Q)rm -rf $(ADOPT_TMP) && mkdir -p $(ADOPT_TMP)/out
+	$(Q)$(MAKE) --no-print-directory install PREFIX=$(ADOPT_TMP)/prefix >/dev/null
+	$(Q)pfx=$(ADOPT_TMP)/prefix; out=$(ADOPT_TMP)/out; set -e; \
+	for f in $(FLAVORS); do \
+		PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config --exists rculist-$$f; \
+		[ "$$(PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config --modversion rculist-$$f)" = $(VERSION) ]; \
+		$(CC) examples/route_table/route_table.c -o $$out/route_table-$$f \
+			$(call adopt_pc,$$f) -Wl,-rpath,$$pfx/lib; \
+		$(CC) examples/qsbr_server/qsbr_server.c -o $$out/qsbr_server-$$f \
+			$(call adopt_pc,$$f) -ldl -Wl,-rpath,$$pfx/lib; \
+		$(CC) -static examples/route_table/route_table.c -o $$out/route_table-static-$$f \
+			$(call adopt_pc,$$f,--static) 2>$$out/static-$$f.log; \
+		printf '   %-5s shared: ' $$f; $$out/route_table-$$f 2 20; \
+		printf '   %-5s static: ' $$f; $$out/route_table-static-$$f 2 20; \
+		printf '   %-5s ' $$f; $$out/qsbr_server-$$f 1 500 | tail -n 1; \
+	done; \
+	$(CC) -shared -fPIC -fvisibility=hidden examples/libplugin/plugin.c \
+		-o $$out/libplugin.so $(call adopt_pc,bp) -Wl,-rpath,$$pfx/lib; \
+	$(CC) examples/libplugin/host.c -o $$out/host_linked -L$$out -lplugin \
+		-Wl,-rpath,$$out -lpthread; \
+	$(CC) -DHOST_DLOPEN examples/libplugin/host.c -o $$out/host_dlopen -ldl -lpthread; \
+	printf '   bp    '; $$out/host_linked; \
+	printf '   bp    '; $$out/host_dlopen $$out/libplugin.so
+	@echo "== adopt: make uninstall leaves no file behind"
+	$(Q)$(MAKE) --no-print-directory uninstall PREFIX=$(ADOPT_TMP)/prefix
+	$(Q)left=$$(find $(ADOPT_TMP)/prefix ! -type d); \
+	[ -z "$$left" ] || { echo "left after uninstall:" $$left >&2; exit 1; }
+	@echo "== adopt: DESTDIR=$(ADOPT_TMP)/stage PREFIX=/usr, then uninstall"
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(ADOPT_TMP)/stage PREFIX=/usr >/dev/null
+	$(Q)test -f $(ADOPT_TMP)/stage/usr/include/rculist.h && \
+	    test -f $(ADOPT_TMP)/stage/usr/lib/pkgconfig/rculist-qsbr.pc && \
+	    grep -q '^prefix=/usr$$' $(ADOPT_TMP)/stage/usr/lib/pkgconfig/rculist-qsbr.pc || \
+	    { echo "DESTDIR install: files or .pc prefix wrong" >&2; exit 1; }
+	$(Q)$(MAKE) --no-print-directory uninstall DESTDIR=$(ADOPT_TMP)/stage PREFIX=/usr
+	$(Q)left=$$(find $(ADOPT_TMP)/stage ! -type d); \
+	[ -z "$$left" ] || { echo "left after DESTDIR uninstall:" $$left >&2; exit 1; }
+	$(Q)rm -rf $(ADOPT_TMP)
+	@# Leave build/pkgconfig as a plain `make` would have it.
+	$(Q)$(MAKE) --no-print-directory lib >/dev/null
+
+# ------------------------------------------------------------- tooling
+FORMAT_FILES = $(sort $(wildcard core/*.c core/*.h flavors/*.c include/*.h include/rculist/*.h \
+	tests/*.c tests/*.h tests/cxx/*.c tests/cxx/*.cc tests/cxx/*.h examples/*/*.c examples/*/*.h))
+
+# Fails if .clang-format's ForEachMacros misses an iterator; otherwise
+# reports, per file, how many places clang-format would change (nothing
+# is rewritten: the headers' aligned macro continuations are kept by hand).
+format-check: ## Check .clang-format lists every iterator; report clang-format's diffs
+	$(Q)missing=; for i in $(ITERATORS); do \
+		grep -q "^  - '$$i'$$" .clang-format || missing="$$missing $$i"; done; \
+	[ -z "$$missing" ] || { echo ".clang-format ForEachMacros lacks:$$missing" >&2; exit 1; }
+	@echo "== format-check: ForEachMacros lists all $(words $(ITERATORS)) iterators"
+	$(Q)command -v clang-format >/dev/null || { echo "clang-format not installed"; exit 0; }; \
+	total=0; for f in $(FORMAT_FILES); do \
+		n=$$(clang-format --dry-run $$f 2>&1 | grep -c 'warning:'); \
+		[ "$$n" = 0 ] || printf '   %3d  %s\n' $$n $$f; total=$$((total + n)); \
+	done; echo "   $$total places clang-format would change (informative)"
+
+LINT_TIDY_CHECKS := -*,clang-analyzer-*,bugprone-*,-bugprone-reserved-identifier,$\
+	-bugprone-macro-parentheses,-bugprone-easily-swappable-parameters,$\
+	-bugprone-assignment-in-if-condition,$\
+	-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
+
+lint: ## cppcheck and clang-tidy on core/ flavors/ include/ (fails on findings)
+	@echo "== lint: cppcheck"
+	$(Q)cppcheck --quiet --enable=warning,portability,performance --std=c11 \
+		--inline-suppr -Iinclude --suppress=missingIncludeSystem \
+		--error-exitcode=1 core flavors include
+	@echo "== lint: clang-tidy (headers through the sources that include them)"
+	$(Q)out=$$(for f in $(CORE_SRC) $(wildcard flavors/*.c); do \
+		clang-tidy --quiet -checks='$(LINT_TIDY_CHECKS)' \
+			-header-filter='include/rculist' $$f -- -std=gnu11 -Iinclude 2>/dev/null; \
+	done); if printf '%s\n' "$$out" | grep -q 'warning:\|error:'; then \
+		printf '%s\n' "$$out" >&2; exit 1; fi
