@@ -61,9 +61,6 @@ static void free_batch(struct rcu_head *carrier)
 	rest = flight_rest;
 	carrier_offset = flight_carrier_offset;
 	flight_rest = NULL;
-	in_flight = 0;
-	if (open_batch)
-		send_open_batch();
 	pthread_mutex_unlock(&lock);
 
 	free(block_of(carrier, carrier_offset));
@@ -71,6 +68,17 @@ static void free_batch(struct rcu_head *carrier)
 		next = rest->next;
 		free(block_of(rest, rest->offset));
 	}
+
+	/*
+	 * The batch counts as in flight until its blocks are freed:
+	 * rculist_rcu_barrier() may look as soon as the flavour's barrier
+	 * callback, queued just before this one, has run.
+	 */
+	pthread_mutex_lock(&lock);
+	in_flight = 0;
+	if (open_batch)
+		send_open_batch();
+	pthread_mutex_unlock(&lock);
 }
 
 void rculist__free_rcu(struct rcu_head *head, size_t offset)
