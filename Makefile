@@ -181,4 +181,6 @@ clean: ## Remove build/
 # beside its sources; they add to CHECKS what `make check` runs.
 include $(sort $(wildcard tests/*.mk bench/*.mk examples/*.mk man/*.mk))
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# Dependency files of objects (-MMD); those of programs built in one step
+# are not read, so no pattern rule is ever asked to remake one.
+-include $(wildcard $(patsubst %.o,%.d,$(shell find $(B) -name '*.o' 2>/dev/null)))

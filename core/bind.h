@@ -11,6 +11,8 @@
  *   RCULIST__URCU(fn)    liburcu's name of operation fn in that flavour
  *   RCULIST__QSBR        1 if readers announce quiescent states
  *   RCULIST__REGISTERS   1 if reader threads must register
+ *   RCULIST__FORK_HOOKS  1 if liburcu has urcu_<flavour>_before_fork()
+ *                        and its pair (optional, default 0)
  *
  * and includes this file.  Nothing below names a flavour.
  */
@@ -32,12 +34,76 @@ void rculist_register_thread(void)
 #if RCULIST__REGISTERS
 	RCULIST__URCU(register_thread)();
 	rculist__thread_exit_arm();
+	rculist__stall_register(&URCU_TLS(RCULIST__URCU(reader)));
 #endif
 }
+
+/*
+ * The stall detector's view of a registered reader: does it hold up the
+ * grace period in progress?  qsbr: online, and its counter is not the
+ * current one (no quiescent state since the grace period began).  memb:
+ * inside a read-side critical section entered in the other phase.  A
+ * racy snapshot, which is all a report needs.
+ */
+int rculist__flavor_reader_blocking(const void *reader_state)
+{
+#if RCULIST__REGISTERS
+	const __typeof__(URCU_TLS(RCULIST__URCU(reader))) *r = reader_state;
+	unsigned long ctr = __atomic_load_n(&r->ctr, __ATOMIC_RELAXED);
+	unsigned long gp = __atomic_load_n(&RCULIST__URCU(gp).ctr, __ATOMIC_RELAXED);
+
+#if RCULIST__QSBR
+	return ctr && ctr != gp;
+#else
+	return (ctr & URCU_GP_CTR_NEST_MASK) && ((ctr ^ gp) & URCU_GP_CTR_PHASE);
+#endif
+#else
+	(void)reader_state;
+	return 0;
+#endif
+}
+
+/*
+ * fork() hooks, installed by core/fork.c: liburcu's call_rcu hooks in
+ * every flavour, and the flavour's own where it has them
+ * (RCULIST__FORK_HOOKS: urcu_<flavour>_before_fork and its pair).
+ */
+#ifndef RCULIST__FORK_HOOKS
+#define RCULIST__FORK_HOOKS	0
+#endif
+
+void rculist__flavor_before_fork(void)
+{
+	RCULIST__URCU(call_rcu_before_fork)();
+#if RCULIST__FORK_HOOKS
+	RCULIST__URCU(before_fork)();
+#endif
+}
+
+void rculist__flavor_after_fork_parent(void)
+{
+#if RCULIST__FORK_HOOKS
+	RCULIST__URCU(after_fork_parent)();
+#endif
+	RCULIST__URCU(call_rcu_after_fork_parent)();
+}
+
+void rculist__flavor_after_fork_child(void)
+{
+#if RCULIST__FORK_HOOKS
+	RCULIST__URCU(after_fork_child)();
+#endif
+	RCULIST__URCU(call_rcu_after_fork_child)();
+}
+
+/* A static link that pulls in this flavour pulls in core/fork.c too. */
+__attribute__((used)) static void (*const rculist__fork_anchor)(void) =
+	rculist__fork_init;
 
 void rculist__flavor_unregister(void)
 {
 #if RCULIST__REGISTERS
+	rculist__stall_unregister();
 	RCULIST__URCU(unregister_thread)();
 #endif
 }
@@ -86,9 +152,18 @@ void rculist_thread_online(void)
 #endif
 }
 
+/*
+ * The stall detector (core/stall.c) watches the wait, if it is on: it
+ * reports a grace period that takes longer than RCULIST_STALL_TIMEOUT_MS.
+ */
 void rculist_synchronize_rcu(void)
 {
+	struct rculist__stall_wait wait;
+	int watched = rculist__stall_begin(&wait);
+
 	RCULIST__URCU(synchronize_rcu)();
+	if (watched)
+		rculist__stall_end(&wait);
 }
 
 void rculist_call_rcu(struct rcu_head *head,
@@ -100,6 +175,28 @@ void rculist_call_rcu(struct rcu_head *head,
 void rculist__flavor_barrier(void)
 {
 	RCULIST__URCU(barrier)();
+}
+
+/*
+ * ---------------------------------------------------------------------
+ * Debug mode (core/debug.c, <rculist/debug_api.h>): what only the
+ * flavour knows.
+ */
+
+/* Whether the calling thread is registered; bp registers lazily: always. */
+int rculist__flavor_registered(void)
+{
+#if RCULIST__REGISTERS
+	return URCU_TLS(RCULIST__URCU(reader)).registered;
+#else
+	return 1;
+#endif
+}
+
+/* Whether read_lock/unlock delimit sections the flavour sees (not qsbr). */
+int rculist__flavor_has_sections(void)
+{
+	return !RCULIST__QSBR;
 }
 
 #endif /* RCULIST_CORE_BIND_H */

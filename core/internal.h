@@ -19,4 +19,46 @@ RCULIST__HIDDEN void rculist__flavor_barrier(void);
 RCULIST__HIDDEN void rculist__thread_exit_arm(void);
 RCULIST__HIDDEN void rculist__thread_exit_disarm(void);
 
+/*
+ * Grace-period stall detector (core/stall.c) and fork() handling
+ * (core/fork.c).
+ */
+#include <time.h>
+
+/* One rculist_synchronize_rcu() call being waited for. */
+struct rculist__stall_wait {
+	struct rculist__stall_wait *next;
+	struct timespec start;
+	unsigned long reports;
+};
+
+/* Around the flavour's synchronize_rcu(): 0 if the detector is off. */
+RCULIST__HIDDEN int rculist__stall_begin(struct rculist__stall_wait *w);
+RCULIST__HIDDEN void rculist__stall_end(struct rculist__stall_wait *w);
+/* Name the calling thread in reports; @reader_state is liburcu's. */
+RCULIST__HIDDEN void rculist__stall_register(const void *reader_state);
+RCULIST__HIDDEN void rculist__stall_unregister(void);
+/* Flavour: non-zero if @reader_state holds up the current grace period. */
+RCULIST__HIDDEN int rculist__flavor_reader_blocking(const void *reader_state);
+
+RCULIST__HIDDEN void rculist__stall_before_fork(void);
+RCULIST__HIDDEN void rculist__stall_after_fork_parent(void);
+RCULIST__HIDDEN void rculist__stall_after_fork_child(void);
+/* Flavour: liburcu's fork hooks (call_rcu's; bp's own). */
+RCULIST__HIDDEN void rculist__flavor_before_fork(void);
+RCULIST__HIDDEN void rculist__flavor_after_fork_parent(void);
+RCULIST__HIDDEN void rculist__flavor_after_fork_child(void);
+/* core/fork.c's constructor, referenced so static links pull it in. */
+RCULIST__HIDDEN void rculist__fork_init(void);
+
+/* Debug mode (core/debug.c), defined by core/bind.h. */
+/* Whether the calling thread is registered (bp: always, it registers lazily). */
+RCULIST__HIDDEN int rculist__flavor_registered(void);
+/* Whether read_lock/unlock delimit sections the flavour sees (not qsbr). */
+RCULIST__HIDDEN int rculist__flavor_has_sections(void);
+
+/* core/reclaim.c: its lock across fork(), released in parent and child. */
+RCULIST__HIDDEN void rculist__reclaim_before_fork(void);
+RCULIST__HIDDEN void rculist__reclaim_after_fork(void);
+
 #endif /* RCULIST_CORE_INTERNAL_H */

@@ -109,3 +109,18 @@ void rculist_rcu_barrier(void)
 		pthread_mutex_unlock(&lock);
 	} while (!idle);
 }
+
+/*
+ * fork(): the child must not inherit the lock held by a thread that did
+ * not follow it.  Taken after the flavour has paused its call_rcu threads
+ * (so no batch callback holds or waits for it), released in both.
+ */
+void rculist__reclaim_before_fork(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+void rculist__reclaim_after_fork(void)
+{
+	pthread_mutex_unlock(&lock);
+}

@@ -46,6 +46,7 @@
 #include "rculist/hlist.h"
 #include "rculist/hlist_rcu.h"
 #include "rculist/nulls.h"
+#include "rculist/debug_api.h"
 
 #endif /* liburcu's list headers not included first */
 #endif /* RCULIST_H */

@@ -28,7 +28,7 @@ hlist_opt_san = $$(if printf 'int main(void){return 0;}\n' | \
 $(HLIST_OPT_B)/opt-%: tests/hlist_opt/opt.c $(LIBDIR_B)/librculist-memb.so.$(VERSION) | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(call hlist_opt_part,$*,1) $(ALL_CPPFLAGS) $(ALL_CFLAGS) \
+	$(Q)$(call hlist_opt_part,$*,1) $(filter-out -MMD -MP,$(ALL_CPPFLAGS)) $(ALL_CFLAGS) \
 		-$(call hlist_opt_part,$*,2) \
 		$(if $(filter ubsan,$(call hlist_opt_part,$*,3)),$(call hlist_opt_san,$(call hlist_opt_part,$*,1))) \
 		$< -o $@ $(HLIST_OPT_LIBS)

@@ -6,13 +6,43 @@
  * RCULIST__POISON_* after it unlinks; every RCU iterator and accessor
  * calls RCULIST__CHECK_READER().  Without RCULIST_DEBUG they expand to
  * nothing that generates code, so the operations compile exactly as if
- * the hooks were not there.
+ * the hooks were not there (tests/debug.mk, check-debug-zero-cost,
+ * proves it on the disassembly).
+ *
+ * With RCULIST_DEBUG the checks call into the library (core/debug.c),
+ * which every flavour library contains whether or not the program uses
+ * debug mode; the call site they report is recorded by the wrappers of
+ * <rculist/debug_api.h>.
  */
 #ifndef RCULIST_DEBUG_H
 #define RCULIST_DEBUG_H
 
 #include "compiler.h"
 #include "types.h"
+
+/*
+ * What debug mode writes into the links of a deleted element: addresses
+ * in the first, never mapped, page, so that following one faults at
+ * once, and distinct values that the checks (and a debugger) recognise.
+ */
+#define RCULIST_POISON_NEXT	((void *)0x100)
+#define RCULIST_POISON_PREV	((void *)0x200)
+
+RCULIST__BEGIN_DECLS
+/* core/debug.c: the checks behind the hooks; internal, may change. */
+void rculist__debug_check_add(const struct cds_list_head *newp,
+			      const struct cds_list_head *prev,
+			      const struct cds_list_head *next);
+void rculist__debug_check_del(const struct cds_list_head *elem);
+void rculist__debug_check_splice(const struct cds_list_head *list,
+				 const struct cds_list_head *prev,
+				 const struct cds_list_head *next);
+void rculist__debug_check_hadd(const struct cds_hlist_node *newp,
+			       const struct cds_hlist_node *prev,
+			       const struct cds_hlist_node *next);
+void rculist__debug_check_hdel(const struct cds_hlist_node *elem);
+void rculist__debug_check_reader(void);
+RCULIST__END_DECLS
 
 #ifndef RCULIST_DEBUG
 
@@ -29,7 +59,63 @@
 
 #else /* RCULIST_DEBUG */
 
-#error "rculist: debug mode (RCULIST_DEBUG) is not implemented yet"
+/*
+ * Before writing: the links about to change agree with each other, the
+ * element added is not already beside the insertion point, the element
+ * removed is really linked (prev->next and next->prev lead back to it).
+ * An element initialised with CDS_INIT_LIST_HEAD() and never added is
+ * linked to itself and passes: deleting it is legal (once; see below).
+ */
+#define RCULIST__CHECK_ADD(newp, prev, next)	rculist__debug_check_add(newp, prev, next)
+#define RCULIST__CHECK_DEL(elem)		rculist__debug_check_del(elem)
+#define RCULIST__CHECK_SPLICE(list, prev, next)	rculist__debug_check_splice(list, prev, next)
+#define RCULIST__CHECK_HADD(newp, prev, next)	rculist__debug_check_hadd(newp, prev, next)
+#define RCULIST__CHECK_HDEL(elem)		rculist__debug_check_hdel(elem)
+/* Readers: inside a read-side critical section (qsbr: online), registered. */
+#define RCULIST__CHECK_READER()			rculist__debug_check_reader()
+
+/*
+ * After a plain deletion, nothing may follow the element's links: both
+ * are poisoned, so that a second delete is reported and a stale walk
+ * faults.  The element must be added or re-initialised before reuse.
+ * Except for an element that is linked to itself (initialised with
+ * CDS_INIT_LIST_HEAD() and never added, or an empty head): deleting it
+ * is legal and does nothing, debug mode or not, as often as one likes.
+ */
+static inline void rculist__debug_poison_list(struct cds_list_head *elem)
+{
+	if (elem->next == elem)
+		return;
+	elem->next = (struct cds_list_head *)RCULIST_POISON_NEXT;
+	elem->prev = (struct cds_list_head *)RCULIST_POISON_PREV;
+}
+
+static inline void rculist__debug_poison_hlist(struct cds_hlist_node *elem)
+{
+	elem->next = (struct cds_hlist_node *)RCULIST_POISON_NEXT;
+	elem->prev = (struct cds_hlist_node *)RCULIST_POISON_PREV;
+}
+
+#define RCULIST__POISON_LIST(elem)	rculist__debug_poison_list(elem)
+#define RCULIST__POISON_HLIST(elem)	rculist__debug_poison_hlist(elem)
+
+/*
+ * cds_list_del_rcu() and cds_list_replace_rcu(): a reader standing on the
+ * removed element may go on in either direction (forward, or backward
+ * with cds_list_for_each_entry_reverse_rcu()), so both its links must
+ * stay valid until a grace period has passed, and struct cds_list_head
+ * has no third field for a marker.  Nothing is poisoned: a second delete
+ * is still caught, because the neighbours no longer lead back to it.
+ */
+#define RCULIST__POISON_LIST_RCU(elem)	((void)0)
+
+/*
+ * cds_hlist_del_rcu() and cds_hlist_replace_rcu(): readers follow only
+ * next, which stays intact; prev is the updaters' alone, so it is
+ * poisoned, and a second delete is reported.
+ */
+#define RCULIST__POISON_HLIST_RCU(elem)					\
+	((void)((elem)->prev = (struct cds_hlist_node *)RCULIST_POISON_PREV))
 
 #endif /* RCULIST_DEBUG */
 

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * core/stall.c - the grace-period stall detector.
+ *
+ * A program that forgets a quiescent state (qsbr), or leaves a read-side
+ * critical section open (memb, bp), makes rculist_synchronize_rcu() wait
+ * for ever, and liburcu says nothing.  Like the kernel's RCU CPU stall
+ * warning, rculist prints one line on stderr when a grace period has been
+ * waited for longer than RCULIST_STALL_TIMEOUT_MS milliseconds (read once,
+ * at the first grace period; default 10000; 0 turns the detector off),
+ * and again each time as long again has passed:
+ *
+ *   rculist: qsbr grace period stalled for 10001 ms; blocked by tid 4242
+ *   (pthread 0x7f...) not quiescent since the grace period began
+ *
+ * Each rculist_synchronize_rcu() call puts a record on its stack into the
+ * list of waits; one watchdog thread, started at the first grace period,
+ * sleeps until the oldest wait is due.  To name the blocking threads of
+ * flavours with a registry (memb, qsbr), rculist_register_thread() also
+ * records the thread here with a pointer to liburcu's per-thread reader
+ * state, which the flavour (core/bind.h) knows how to read.  The read
+ * side is untouched: the detector costs a grace period two uncontended
+ * lock round trips and a clock read, and nothing when it is off.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rculist.h>
+
+#include "internal.h"
+
+#define STALL_DEFAULT_MS	10000UL
+
+/* A registered reader thread, as the detector knows it. */
+struct stall_reader {
+	struct cds_list_head link;	/* in readers, under lock */
+	const void *state;		/* liburcu's per-thread reader state */
+	pthread_t pthread;
+	long tid;			/* the kernel's thread id */
+	int registered;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake;		/* CLOCK_MONOTONIC, set up once */
+static CDS_LIST_HEAD(readers);
+static struct rculist__stall_wait *waits;
+static int watchdog_running;
+
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
+static unsigned long timeout_ms;
+
+static __thread struct stall_reader self;
+
+static unsigned long parse_timeout(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return STALL_DEFAULT_MS;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end)
+		return STALL_DEFAULT_MS;
+	return v;
+}
+
+static void init_wake(void)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&wake, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
+static void setup(void)
+{
+	timeout_ms = parse_timeout(getenv("RCULIST_STALL_TIMEOUT_MS"));
+	init_wake();
+}
+
+static long ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000L +
+	       (b->tv_nsec - a->tv_nsec) / 1000000L;
+}
+
+static struct timespec ms_after(const struct timespec *t, unsigned long ms)
+{
+	struct timespec r = *t;
+
+	r.tv_sec += ms / 1000;
+	r.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (r.tv_nsec >= 1000000000L) {
+		r.tv_sec++;
+		r.tv_nsec -= 1000000000L;
+	}
+	return r;
+}
+
+static int before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* When @w is next due for a report. */
+static struct timespec due(const struct rculist__stall_wait *w)
+{
+	return ms_after(&w->start, timeout_ms * (w->reports + 1));
+}
+
+/* Print the one line for @w, waited for @waited ms.  Lock held. */
+static void report(long waited)
+{
+	char line[1024];
+	size_t n, cap = sizeof(line) - 2;
+	struct stall_reader *r;
+	int named = 0;
+
+	n = (size_t)snprintf(line, cap, "rculist: %s grace period stalled for %ld ms",
+			     rculist_flavor_name(), waited);
+	cds_list_for_each_entry(r, &readers, link) {
+		if (n >= cap || !rculist__flavor_reader_blocking(r->state))
+			continue;
+		n += (size_t)snprintf(line + n, cap - n,
+				      "%s tid %ld (pthread %#lx)",
+				      named++ ? "," : "; blocked by",
+				      r->tid, (unsigned long)r->pthread);
+	}
+	if (named && n < cap)
+		n += (size_t)snprintf(line + n, cap - n,
+				      " not quiescent since the grace period began, %ld ms ago",
+				      waited);
+	if (n > cap)
+		n = cap;
+	line[n++] = '\n';
+	if (write(STDERR_FILENO, line, n) < 0)
+		return;	/* nowhere left to say it */
+}
+
+static void *watchdog(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&lock);
+	for (;;) {
+		struct rculist__stall_wait *w;
+		struct timespec now, next;
+
+		while (!waits)
+			pthread_cond_wait(&wake, &lock);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		next = due(waits);
+		for (w = waits; w; w = w->next) {
+			struct timespec d = due(w);
+
+			if (!before(&now, &d)) {
+				report(ms_between(&w->start, &now));
+				w->reports++;
+				d = due(w);
+			}
+			if (before(&d, &next))
+				next = d;
+		}
+		pthread_cond_timedwait(&wake, &lock, &next);
+	}
+	return NULL;
+}
+
+/* Start the watchdog, every signal blocked.  Lock held. */
+static int start_watchdog(void)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t t;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = pthread_create(&t, &attr, watchdog, NULL);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!err)
+		watchdog_running = 1;
+	return !err;
+}
+
+int rculist__stall_begin(struct rculist__stall_wait *w)
+{
+	pthread_once(&setup_once, setup);
+	if (!timeout_ms)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &w->start);
+	w->reports = 0;
+	pthread_mutex_lock(&lock);
+	if (!watchdog_running && !start_watchdog()) {
+		pthread_mutex_unlock(&lock);
+		return 0;
+	}
+	w->next = waits;
+	waits = w;
+	if (!w->next)
+		pthread_cond_signal(&wake);
+	pthread_mutex_unlock(&lock);
+	return 1;
+}
+
+void rculist__stall_end(struct rculist__stall_wait *w)
+{
+	struct rculist__stall_wait **p;
+
+	pthread_mutex_lock(&lock);
+	for (p = &waits; *p; p = &(*p)->next) {
+		if (*p == w) {
+			*p = w->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void rculist__stall_register(const void *reader_state)
+{
+	pthread_mutex_lock(&lock);
+	if (!self.registered) {
+		self.state = reader_state;
+		self.pthread = pthread_self();
+		self.tid = (long)syscall(SYS_gettid);
+		self.registered = 1;
+		cds_list_add_tail(&self.link, &readers);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void rculist__stall_unregister(void)
+{
+	pthread_mutex_lock(&lock);
+	if (self.registered) {
+		cds_list_del(&self.link);
+		self.registered = 0;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * fork(): the child has no watchdog and, the forking thread not being in
+ * a grace period, no waits.  Readers registered by other threads stay
+ * listed, as they stay in liburcu's memb and qsbr registries: if one was
+ * inside a read-side critical section, the child's grace periods wait for
+ * it for ever, and the detector names it.
+ */
+void rculist__stall_before_fork(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+void rculist__stall_after_fork_parent(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+void rculist__stall_after_fork_child(void)
+{
+	waits = NULL;
+	watchdog_running = 0;
+	if (timeout_ms)
+		init_wake();
+	pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rculist/debug_api.h - consistency checks, error reports, debug mode.
+ *
+ * Always available:
+ *   rculist_list_check(head), rculist_hlist_check(head)
+ *	walk a whole list and report its first inconsistency; return
+ *	non-zero if the list is sound.
+ *   rculist_set_error_handler(handler)
+ *	what happens after a report (abort() by default).
+ *
+ * With -DRCULIST_DEBUG (the whole program, or at least every file that
+ * updates or reads a given list, compiled with it), the public list
+ * operations, RCU iterators and accessors, and the read-side runtime
+ * calls become macros that record their name and call site, then call
+ * the real (checked) inline function or a checking variant of the
+ * runtime call.  A misuse is reported as one line on stderr:
+ *
+ *   rculist: cds_list_del(0x55d0c3a0) at server.c:212: prev->next is
+ *   0x55d0c400, expected 0x55d0c3a0 (double delete?)
+ *
+ * then the error handler is called.  Included at the end of <rculist.h>,
+ * after every real definition, so that the wrappers' own uses of the
+ * names reach the inline functions.
+ */
+#ifndef RCULIST_DEBUG_API_H
+#define RCULIST_DEBUG_API_H
+
+#include "compiler.h"
+#include "types.h"
+
+RCULIST__BEGIN_DECLS
+
+/* One report, as handed to the error handler. */
+struct rculist_error {
+	const char *message;	/* the whole line, "rculist: ...", no '\n' */
+	const char *op;		/* "cds_list_del", "rculist_read_unlock", ... */
+	const char *file;	/* the call site, or NULL if none was recorded */
+	int line;
+	const void *elem;	/* the element or head concerned, or NULL */
+};
+
+/*
+ * Called after each report has been written to stderr.  Returning
+ * continues the program: the reported call goes on as written (for a
+ * corrupted list it may well crash; an unmatched rculist_read_unlock()
+ * and the blocking or quiescent calls made inside a read-side critical
+ * section are skipped instead), and the checkers return 0.  A handler may
+ * also longjmp() out, or abort().
+ */
+typedef void rculist_error_handler(const struct rculist_error *err);
+
+/*
+ * Install @handler for every thread (NULL: the default, abort()); returns
+ * the previous one.
+ */
+rculist_error_handler *rculist_set_error_handler(rculist_error_handler *handler);
+
+/*
+ * rculist_list_check - walk the circular list @head forwards and then
+ * backwards, checking that every link's partner leads back, that no link
+ * is NULL or poisoned, and that both walks meet the same number of
+ * elements.  A cycle that never comes back to @head is reported, not
+ * followed forever.  Reports the first inconsistency, and returns 0;
+ * returns 1 if the list is sound.  The caller must keep updaters away
+ * (and does not need to be a reader: it is a plain walk).
+ */
+int rculist_list_check(const struct cds_list_head *head);
+/* rculist_hlist_check - the same for a linear list: every node's prev. */
+int rculist_hlist_check(const struct cds_hlist_head *head);
+
+/* The same, reporting the call site @file:@line; see the macros below. */
+int rculist__list_check_at(const struct cds_list_head *head,
+			   const char *file, int line);
+int rculist__hlist_check_at(const struct cds_hlist_head *head,
+			    const char *file, int line);
+
+/* Debug mode: the call-site record and the checking runtime calls. */
+void rculist__debug_enter(const char *op, const char *file, int line);
+void rculist__debug_leave(void);
+void rculist__debug_reader_at(const char *op, const char *file, int line);
+void rculist__debug_blocking_at(const char *op, const char *file, int line);
+void rculist__debug_read_lock(const char *file, int line);
+void rculist__debug_read_unlock(const char *file, int line);
+void rculist__debug_quiescent_state(const char *file, int line);
+void rculist__debug_thread_offline(const char *file, int line);
+void rculist__debug_synchronize_rcu(const char *file, int line);
+
+RCULIST__END_DECLS
+
+/* The checkers report where they were called from, with or without the switch. */
+#define rculist_list_check(head)	rculist__list_check_at(head, __FILE__, __LINE__)
+#define rculist_hlist_check(head)	rculist__hlist_check_at(head, __FILE__, __LINE__)
+
+#ifdef RCULIST_DEBUG
+
+/*
+ * An update operation: record the name and call site for the checks the
+ * inline function makes, call it, forget the record.  Records nest, so
+ * an argument that is itself a wrapped call leaves the outer one intact.
+ * Every argument is evaluated once, by the inline function's call.
+ */
+#define RCULIST__DEBUG_OP(name, call)					\
+	(rculist__debug_enter(#name, __FILE__, __LINE__), (call),	\
+	 rculist__debug_leave())
+/* An operation that waits for a grace period: not inside a reader. */
+#define RCULIST__DEBUG_BLOCKING_OP(name, call)				\
+	(rculist__debug_blocking_at(#name, __FILE__, __LINE__),		\
+	 RCULIST__DEBUG_OP(name, call))
+/*
+ * An RCU accessor: the record is used, and dropped, by the
+ * RCULIST__CHECK_READER() of the inline function it calls.
+ */
+#define RCULIST__DEBUG_READ(name, call)					\
+	(rculist__debug_enter(#name, __FILE__, __LINE__), (call))
+/*
+ * An RCU iterator: a one-pass outer loop records the site, and the
+ * RCULIST__CHECK_READER() in the real loop's initialisation uses and
+ * drops it.  break leaves the real loop, and then the outer one; continue
+ * belongs to the real loop.
+ */
+#define RCULIST__DEBUG_ITER(name)					\
+	RCULIST__DEBUG_ITER_(name, RCULIST__UNIQ(once))
+#define RCULIST__DEBUG_ITER_(name, _o)					\
+	for (int _o = (rculist__debug_enter(#name, __FILE__, __LINE__), 1); \
+	     _o; _o = 0)
+
+/*
+ * <rculist/list.h>.  After liburcu's <urcu/list.h> (see
+ * <rculist/urcu_shadow.h>) the names it shares with rculist are
+ * object-like macros already: those calls are checked all the same, and
+ * reported without their call site.
+ */
+#ifndef cds_list_add
+#define cds_list_add(newp, head)					\
+	RCULIST__DEBUG_OP(cds_list_add, cds_list_add(newp, head))
+#endif
+#ifndef cds_list_add_tail
+#define cds_list_add_tail(newp, head)					\
+	RCULIST__DEBUG_OP(cds_list_add_tail, cds_list_add_tail(newp, head))
+#endif
+#ifndef cds_list_del
+#define cds_list_del(elem)						\
+	RCULIST__DEBUG_OP(cds_list_del, cds_list_del(elem))
+#endif
+#ifndef cds_list_del_init
+#define cds_list_del_init(elem)						\
+	RCULIST__DEBUG_OP(cds_list_del_init, cds_list_del_init(elem))
+#endif
+#ifndef cds_list_replace
+#define cds_list_replace(old, newp)					\
+	RCULIST__DEBUG_OP(cds_list_replace, cds_list_replace(old, newp))
+#endif
+#ifndef cds_list_replace_init
+#define cds_list_replace_init(old, newp)				\
+	RCULIST__DEBUG_OP(cds_list_replace_init, cds_list_replace_init(old, newp))
+#endif
+#define cds_list_swap(a, b)						\
+	RCULIST__DEBUG_OP(cds_list_swap, cds_list_swap(a, b))
+#ifndef cds_list_move
+#define cds_list_move(elem, head)					\
+	RCULIST__DEBUG_OP(cds_list_move, cds_list_move(elem, head))
+#endif
+#define cds_list_move_tail(elem, head)					\
+	RCULIST__DEBUG_OP(cds_list_move_tail, cds_list_move_tail(elem, head))
+#ifndef cds_list_splice
+#define cds_list_splice(add, head)					\
+	RCULIST__DEBUG_OP(cds_list_splice, cds_list_splice(add, head))
+#endif
+#define cds_list_splice_tail(add, head)					\
+	RCULIST__DEBUG_OP(cds_list_splice_tail, cds_list_splice_tail(add, head))
+#define cds_list_splice_init(add, head)					\
+	RCULIST__DEBUG_OP(cds_list_splice_init, cds_list_splice_init(add, head))
+#define cds_list_splice_tail_init(add, head)				\
+	RCULIST__DEBUG_OP(cds_list_splice_tail_init,			\
+			  cds_list_splice_tail_init(add, head))
+#define cds_list_rotate_left(head)					\
+	RCULIST__DEBUG_OP(cds_list_rotate_left, cds_list_rotate_left(head))
+#define cds_list_rotate_to_front(elem, head)				\
+	RCULIST__DEBUG_OP(cds_list_rotate_to_front,			\
+			  cds_list_rotate_to_front(elem, head))
+
+/* <rculist/list_rcu.h> */
+#define cds_list_add_rcu(newp, head)					\
+	RCULIST__DEBUG_OP(cds_list_add_rcu, cds_list_add_rcu(newp, head))
+#define cds_list_add_tail_rcu(newp, head)				\
+	RCULIST__DEBUG_OP(cds_list_add_tail_rcu, cds_list_add_tail_rcu(newp, head))
+#define cds_list_del_rcu(elem)						\
+	RCULIST__DEBUG_OP(cds_list_del_rcu, cds_list_del_rcu(elem))
+#define cds_list_replace_rcu(old, newp)					\
+	RCULIST__DEBUG_OP(cds_list_replace_rcu, cds_list_replace_rcu(old, newp))
+#define cds_list_splice_init_rcu(list, head)				\
+	RCULIST__DEBUG_BLOCKING_OP(cds_list_splice_init_rcu,		\
+				   cds_list_splice_init_rcu(list, head))
+#define cds_list_splice_tail_init_rcu(list, head)			\
+	RCULIST__DEBUG_BLOCKING_OP(cds_list_splice_tail_init_rcu,	\
+				   cds_list_splice_tail_init_rcu(list, head))
+
+/*
+ * The accessors and iterators are macros already: these redefinitions
+ * repeat their expansions in <rculist/list_rcu.h> and
+ * <rculist/hlist_rcu.h> behind the site record, and must be kept in step
+ * with them (check-debug runs every suite through them).
+ */
+#undef cds_list_entry_rcu
+#define cds_list_entry_rcu(ptr, type, member)				\
+	(rculist__debug_reader_at("cds_list_entry_rcu", __FILE__, __LINE__), \
+	 rculist__container_of(rculist__deref(ptr), type, member))
+#undef cds_list_first_or_null_rcu
+#define cds_list_first_or_null_rcu(ptr, type, member)			\
+	((type *)RCULIST__DEBUG_READ(cds_list_first_or_null_rcu,	\
+		rculist__list_first_or_null_rcu(ptr, offsetof(type, member))))
+#undef cds_list_next_or_null_rcu
+#define cds_list_next_or_null_rcu(head, ptr, type, member)		\
+	((type *)RCULIST__DEBUG_READ(cds_list_next_or_null_rcu,	\
+		rculist__list_next_or_null_rcu(head, &(ptr)->next,	\
+					       offsetof(type, member))))
+
+#undef cds_list_for_each_rcu
+#define cds_list_for_each_rcu(pos, head)				\
+	RCULIST__DEBUG_ITER(cds_list_for_each_rcu)			\
+	rculist__for_each_rcu(pos, head, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+#undef cds_list_for_each_entry_rcu
+#define cds_list_for_each_entry_rcu(pos, head, member)			\
+	RCULIST__DEBUG_ITER(cds_list_for_each_entry_rcu)		\
+	rculist__for_each_entry_rcu_h(pos, head, member, next,		\
+				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+#undef cds_list_for_each_entry_reverse_rcu
+#define cds_list_for_each_entry_reverse_rcu(pos, head, member)		\
+	RCULIST__DEBUG_ITER(cds_list_for_each_entry_reverse_rcu)	\
+	rculist__for_each_entry_rcu_h(pos, head, member, prev,		\
+				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+#undef cds_list_for_each_entry_continue_rcu
+#define cds_list_for_each_entry_continue_rcu(pos, head, member)		\
+	RCULIST__DEBUG_ITER(cds_list_for_each_entry_continue_rcu)	\
+	rculist__for_each_entry_rcu(pos, rculist__deref((pos)->member.next), \
+				    head, member, next,			\
+				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+#undef cds_list_for_each_entry_from_rcu
+#define cds_list_for_each_entry_from_rcu(pos, head, member)		\
+	RCULIST__DEBUG_ITER(cds_list_for_each_entry_from_rcu)		\
+	rculist__for_each_entry_rcu(pos, &(pos)->member, head,		\
+				    member, next,			\
+				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+
+/* <rculist/hlist.h> */
+#define cds_hlist_add_head(newp, head)					\
+	RCULIST__DEBUG_OP(cds_hlist_add_head, cds_hlist_add_head(newp, head))
+#define cds_hlist_del(elem)						\
+	RCULIST__DEBUG_OP(cds_hlist_del, cds_hlist_del(elem))
+#define cds_hlist_del_init(elem)					\
+	RCULIST__DEBUG_OP(cds_hlist_del_init, cds_hlist_del_init(elem))
+#define cds_hlist_add_before(n, next)					\
+	RCULIST__DEBUG_OP(cds_hlist_add_before, cds_hlist_add_before(n, next))
+#define cds_hlist_add_behind(n, prev)					\
+	RCULIST__DEBUG_OP(cds_hlist_add_behind, cds_hlist_add_behind(n, prev))
+
+/* <rculist/hlist_rcu.h> */
+#define cds_hlist_add_head_rcu(newp, head)				\
+	RCULIST__DEBUG_OP(cds_hlist_add_head_rcu, cds_hlist_add_head_rcu(newp, head))
+#define cds_hlist_add_before_rcu(n, next)				\
+	RCULIST__DEBUG_OP(cds_hlist_add_before_rcu, cds_hlist_add_before_rcu(n, next))
+#define cds_hlist_add_behind_rcu(n, prev)				\
+	RCULIST__DEBUG_OP(cds_hlist_add_behind_rcu, cds_hlist_add_behind_rcu(n, prev))
+#define cds_hlist_add_tail_rcu(n, head)					\
+	RCULIST__DEBUG_OP(cds_hlist_add_tail_rcu, cds_hlist_add_tail_rcu(n, head))
+#define cds_hlist_del_rcu(elem)						\
+	RCULIST__DEBUG_OP(cds_hlist_del_rcu, cds_hlist_del_rcu(elem))
+#define cds_hlist_del_init_rcu(elem)					\
+	RCULIST__DEBUG_OP(cds_hlist_del_init_rcu, cds_hlist_del_init_rcu(elem))
+#define cds_hlist_replace_rcu(old, newn)				\
+	RCULIST__DEBUG_OP(cds_hlist_replace_rcu, cds_hlist_replace_rcu(old, newn))
+
+#undef cds_hlist_for_each_rcu
+#define cds_hlist_for_each_rcu(pos, head)				\
+	RCULIST__DEBUG_ITER(cds_hlist_for_each_rcu)			\
+	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
+	     (pos) != NULL;						\
+	     (pos) = rculist__deref((pos)->next))
+#undef cds_hlist_for_each_entry_rcu
+#define cds_hlist_for_each_entry_rcu(entry, pos, head, member)		\
+	RCULIST__DEBUG_ITER(cds_hlist_for_each_entry_rcu)		\
+	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
+	     (pos) != NULL &&						\
+	     ((entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
+	     (pos) = rculist__deref((pos)->next))
+#undef cds_hlist_for_each_entry_rcu_2
+#define cds_hlist_for_each_entry_rcu_2(entry, head, member)		\
+	RCULIST__DEBUG_ITER(cds_hlist_for_each_entry_rcu_2)		\
+	for ((entry) = (RCULIST__CHECK_READER(),			\
+		rculist__hlist_entry_rcu_as(entry, (head)->next, member)); \
+	     (entry) != NULL;						\
+	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
+#undef cds_hlist_for_each_entry_continue_rcu
+#define cds_hlist_for_each_entry_continue_rcu(entry, member)		\
+	RCULIST__DEBUG_ITER(cds_hlist_for_each_entry_continue_rcu)	\
+	for ((entry) = (RCULIST__CHECK_READER(),			\
+		rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member)); \
+	     (entry) != NULL;						\
+	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
+#undef cds_hlist_for_each_entry_from_rcu
+#define cds_hlist_for_each_entry_from_rcu(entry, member)		\
+	RCULIST__DEBUG_ITER(cds_hlist_for_each_entry_from_rcu)		\
+	for (RCULIST__CHECK_READER(); (entry) != NULL;			\
+	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
+
+/*
+ * <rculist/runtime.h>: the read side, checked.  They replace the inlined
+ * read side of RCULIST_INLINE_<FLAVOUR> too: the checking functions call
+ * the library's, which share liburcu's per-thread state with it.
+ */
+#undef rculist_read_lock
+#undef rculist_read_unlock
+#undef rculist_quiescent_state
+#undef rculist_thread_offline
+#undef rculist_synchronize_rcu
+#define rculist_read_lock()	rculist__debug_read_lock(__FILE__, __LINE__)
+#define rculist_read_unlock()	rculist__debug_read_unlock(__FILE__, __LINE__)
+#define rculist_quiescent_state() rculist__debug_quiescent_state(__FILE__, __LINE__)
+#define rculist_thread_offline() rculist__debug_thread_offline(__FILE__, __LINE__)
+#define rculist_synchronize_rcu() rculist__debug_synchronize_rcu(__FILE__, __LINE__)
+
+#endif /* RCULIST_DEBUG */
+
+#endif /* RCULIST_DEBUG_API_H */
