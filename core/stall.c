@@ -98,7 +98,7 @@ static struct timespec ms_after(const struct timespec *t, unsigned long ms)
 {
 	struct timespec r = *t;
 
-	r.tv_sec += ms / 1000;
+	r.tv_sec += (time_t)(ms / 1000);
 	r.tv_nsec += (long)(ms % 1000) * 1000000L;
 	if (r.tv_nsec >= 1000000000L) {
 		r.tv_sec++;
