@@ -28,32 +28,38 @@ struct elem {
 	struct rcu_head rcu;
 };
 
-#define BENCH_BUCKETS	1024UL
+#define BENCH_BUCKETS 1024UL
 
 /* One data set: a circular list or a hash table, and how to update it. */
 struct bench_data {
 	struct cds_list_head *head;	/* list workloads */
-	struct cds_hlist_head *buckets;	/* hash workload, BENCH_BUCKETS */
+	struct cds_hlist_head *buckets; /* hash workload, BENCH_BUCKETS */
 	unsigned long nkeys;
-	struct elem **slot;		/* slot[key]: the element now linked */
-	pthread_mutex_t upd_lock;	/* serialises RCU updaters */
-	pthread_rwlock_t rwlock;	/* the rwlock side's lock */
-	pthread_mutex_t mutex;		/* the mutex side's lock */
+	struct elem **slot;	  /* slot[key]: the element now linked */
+	pthread_mutex_t upd_lock; /* serialises RCU updaters */
+	pthread_rwlock_t rwlock;  /* the rwlock side's lock */
+	pthread_mutex_t mutex;	  /* the mutex side's lock */
 };
 
-typedef unsigned long (*bench_lookup_fn)(struct bench_data *d,
-					 unsigned long n, uint64_t *rng);
+typedef unsigned long (*bench_lookup_fn)(struct bench_data *d, unsigned long n,
+					 uint64_t *rng);
 /* Update-side microbenchmark: n operations on v[] (and v[n..2n) for
  * replace), state prepared by the harness (see harness.c, run_upd). */
 typedef void (*bench_op_fn)(struct elem **v, unsigned long n, void *head);
 
-enum bench_op { OP_LIST_ADD, OP_LIST_DEL, OP_LIST_REPLACE, OP_HLIST_ADD,
-		OP_HLIST_DEL, OP_COUNT };
+enum bench_op {
+	OP_LIST_ADD,
+	OP_LIST_DEL,
+	OP_LIST_REPLACE,
+	OP_HLIST_ADD,
+	OP_HLIST_DEL,
+	OP_COUNT
+};
 
 struct bench_side {
 	const char *name;
-	int rcu;		/* retired elements need a grace period */
-	int updates;		/* may run with a concurrent updater */
+	int rcu;     /* retired elements need a grace period */
+	int updates; /* may run with a concurrent updater */
 	void (*thread_init)(void);
 	void (*thread_fini)(void);
 	void (*quiescent)(void);
@@ -67,7 +73,7 @@ struct bench_side {
 	void (*call_rcu)(struct rcu_head *head, void (*fn)(struct rcu_head *));
 	void (*synchronize)(void);
 	void (*barrier)(void);
-	bench_op_fn op[OP_COUNT];	/* NULL: not measured on this side */
+	bench_op_fn op[OP_COUNT]; /* NULL: not measured on this side */
 };
 
 /* xorshift64: the same key sequence for every side. */
@@ -82,8 +88,8 @@ static inline unsigned long bench_key(uint64_t *x, unsigned long nkeys)
 	return (unsigned long)(((v >> 32) * nkeys) >> 32);
 }
 
-extern const struct bench_side bench_side_rl, bench_side_rli,
-	bench_side_urcu, bench_side_urcu_lib,
-	bench_side_plain, bench_side_rwlock, bench_side_mutex;
+extern const struct bench_side bench_side_rl, bench_side_rli, bench_side_urcu,
+	bench_side_urcu_lib, bench_side_plain, bench_side_rwlock,
+	bench_side_mutex;
 
 #endif /* BENCH_BENCH_H */

@@ -34,12 +34,12 @@
 
 #include "bench.h"
 
-#define MAX_REPS	32
-#define MAX_RESULTS	512
-#define NOISY_CORES	0.25
-#define UPD_CHUNK	1024UL
-#define BATCH		1024	/* retired elements per synchronize */
-#define STEADY_RATE	10000.0	/* updates/s of the steady updater */
+#define MAX_REPS    32
+#define MAX_RESULTS 512
+#define NOISY_CORES 0.25
+#define UPD_CHUNK   1024UL
+#define BATCH	    1024    /* retired elements per synchronize */
+#define STEADY_RATE 10000.0 /* updates/s of the steady updater */
 
 static const char *label = "?";
 static FILE *raw_csv, *sum_csv;
@@ -126,8 +126,9 @@ static struct result *result_get(const char *section, const char *workload,
 
 	for (int i = 0; i < nresults; i++) {
 		r = &results[i];
-		if (!strcmp(r->section, section) && !strcmp(r->workload, workload) &&
-		    !strcmp(r->side, side) && !strcmp(r->metric, metric))
+		if (!strcmp(r->section, section) &&
+		    !strcmp(r->workload, workload) && !strcmp(r->side, side) &&
+		    !strcmp(r->metric, metric))
 			return r;
 	}
 	if (nresults == MAX_RESULTS) {
@@ -142,8 +143,8 @@ static struct result *result_get(const char *section, const char *workload,
 	return r;
 }
 
-static void record(const char *section, const char *workload,
-		   const char *side, const char *metric, double v, double other)
+static void record(const char *section, const char *workload, const char *side,
+		   const char *metric, double v, double other)
 {
 	struct result *r = result_get(section, workload, side, metric);
 
@@ -203,8 +204,9 @@ static struct stat stat_get(const char *section, const char *workload,
 	for (int i = 0; i < nresults; i++) {
 		struct result *r = &results[i];
 
-		if (!strcmp(r->section, section) && !strcmp(r->workload, workload) &&
-		    !strcmp(r->side, side) && !strcmp(r->metric, metric))
+		if (!strcmp(r->section, section) &&
+		    !strcmp(r->workload, workload) && !strcmp(r->side, side) &&
+		    !strcmp(r->metric, metric))
 			return stat_of(r);
 	}
 	return stat_of(NULL);
@@ -251,6 +253,7 @@ struct workload {
 	int hash;
 };
 
+/* clang-format off */
 static const struct workload workloads[] = {
 	{ "list8", 8, 0 },
 	{ "list64", 64, 0 },
@@ -258,7 +261,8 @@ static const struct workload workloads[] = {
 	{ "list65536", 65536, 0 },
 	{ "hash", 65536, 1 },
 };
-#define NWORKLOADS	(sizeof(workloads) / sizeof(workloads[0]))
+/* clang-format on */
+#define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))
 
 static uint64_t seed = 0x9e3779b97f4a7c15ULL;
 
@@ -344,11 +348,13 @@ static volatile unsigned long sink;
 
 /* ------------------------------------------------------ read section */
 
+/* clang-format off */
 static const struct bench_side *const read_sides[] = {
 	&bench_side_plain, &bench_side_rl, &bench_side_rli, &bench_side_urcu,
 	&bench_side_urcu_lib, &bench_side_rwlock, &bench_side_mutex,
 };
-#define NREAD_SIDES	(sizeof(read_sides) / sizeof(read_sides[0]))
+/* clang-format on */
+#define NREAD_SIDES (sizeof(read_sides) / sizeof(read_sides[0]))
 
 /* One reader, nothing else: ns per lookup. */
 static double run_read(const struct bench_side *s, struct bench_data *d,
@@ -359,7 +365,7 @@ static double run_read(const struct bench_side *s, struct bench_data *d,
 	uint64_t x = seed;
 	double t0, t;
 
-	sink += fn(d, batch, &x);	/* warm up */
+	sink += fn(d, batch, &x); /* warm up */
 	x = seed;
 	t0 = now();
 	do {
@@ -377,11 +383,13 @@ static void section_read(int only_short)
 	const char *sec = only_short ? "static" : "read";
 
 	for (size_t w = 0; w < nw; w++)
-		data_init(&data[w], &workloads[only_short && w ? NWORKLOADS - 1 : w]);
+		data_init(&data[w],
+			  &workloads[only_short && w ? NWORKLOADS - 1 : w]);
 	bench_side_rl.thread_init();
 	for (int rep = 0; rep < reps; rep++) {
 		for (size_t w = 0; w < nw; w++) {
-			const char *wname = workloads[only_short && w ? NWORKLOADS - 1 : w].name;
+			const char *wname =
+				workloads[only_short && w ? NWORKLOADS - 1 : w].name;
 
 			for (size_t i = 0; i < NREAD_SIDES; i++) {
 				const struct bench_side *s = read_sides[i];
@@ -418,7 +426,7 @@ struct conc {
 	const struct bench_side *side;
 	struct bench_data *d;
 	enum upd_mode mode;
-	int batch;		/* reclaim by synchronize per BATCH */
+	int batch; /* reclaim by synchronize per BATCH */
 	pthread_barrier_t start;
 	volatile int stop;
 	unsigned long reads[2], updates;
@@ -498,7 +506,8 @@ static void *updater_main(void *arg)
 			double due = t0 + (double)n * period, t = now();
 
 			if (due > t) {
-				struct timespec ts = { 0, (long)((due - t) * 1e9) };
+				struct timespec ts = { 0,
+						       (long)((due - t) * 1e9) };
 
 				nanosleep(&ts, NULL);
 			}
@@ -524,7 +533,8 @@ static void run_conc(struct conc *c, double duration, double *reads,
 	pthread_t rt[2], ut;
 	struct reader_arg ra[2];
 	struct timespec ts = { (time_t)duration,
-			       (long)((duration - (double)(time_t)duration) * 1e9) };
+			       (long)((duration - (double)(time_t)duration) *
+				      1e9) };
 	double t0, t1;
 
 	c->stop = 0;
@@ -566,7 +576,8 @@ static void section_conc(void)
 		{ &bench_side_rwlock, 0, "rwlock" },
 		{ &bench_side_mutex, 0, "mutex" },
 	};
-	const struct workload *ws[] = { &workloads[0], &workloads[NWORKLOADS - 1] };
+	const struct workload *ws[] = { &workloads[0],
+					&workloads[NWORKLOADS - 1] };
 	struct bench_data data[2];
 
 	for (int w = 0; w < 2; w++)
@@ -574,9 +585,12 @@ static void section_conc(void)
 	for (int rep = 0; rep < reps; rep++) {
 		for (int w = 0; w < 2; w++) {
 			for (int m = UPD_NONE; m <= UPD_FLAT; m++) {
-				for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
-					struct conc c = { .side = sides[i].side, .d = &data[w],
-							  .mode = m, .batch = sides[i].batch };
+				for (size_t i = 0;
+				     i < sizeof(sides) / sizeof(sides[0]); i++) {
+					struct conc c = { .side = sides[i].side,
+							  .d = &data[w],
+							  .mode = m,
+							  .batch = sides[i].batch };
 					char wl[12];
 					struct noise nz;
 					double r, u, other;
@@ -585,19 +599,24 @@ static void section_conc(void)
 						continue;
 					if (c.batch && m != UPD_FLAT)
 						continue;
-					snprintf(wl, sizeof(wl), "%s", ws[w]->name);
-					progress("conc %-6s %-8s %-14s rep %d/%d", wl,
-						 upd_names[m], sides[i].name, rep + 1, reps);
+					snprintf(wl, sizeof(wl), "%s",
+						 ws[w]->name);
+					progress("conc %-6s %-8s %-14s rep %d/%d",
+						 wl, upd_names[m],
+						 sides[i].name, rep + 1, reps);
 					noise_start(&nz);
 					run_conc(&c, 0.12 * scale, &r, &u);
 					other = noise_end(&nz);
 					record("conc", wl, sides[i].name,
-					       m == UPD_NONE ? "2r-reads/s" :
-					       m == UPD_STEADY ? "st-reads/s" : "fl-reads/s",
+					       m == UPD_NONE   ? "2r-reads/s" :
+					       m == UPD_STEADY ? "st-reads/s" :
+								 "fl-reads/s",
 					       r, other);
 					if (m != UPD_NONE)
 						record("conc", wl, sides[i].name,
-						       m == UPD_STEADY ? "st-upd/s" : "fl-upd/s",
+						       m == UPD_STEADY ?
+							       "st-upd/s" :
+							       "fl-upd/s",
 						       u, other);
 				}
 			}
@@ -611,9 +630,11 @@ static void section_conc(void)
 /* ------------------------------------------------- update-side section */
 
 static const char *const op_names[OP_COUNT] = {
-	[OP_LIST_ADD] = "list_add_rcu", [OP_LIST_DEL] = "list_del_rcu",
+	[OP_LIST_ADD] = "list_add_rcu",
+	[OP_LIST_DEL] = "list_del_rcu",
 	[OP_LIST_REPLACE] = "list_replace_rcu",
-	[OP_HLIST_ADD] = "hlist_add_head_rcu", [OP_HLIST_DEL] = "hlist_del_rcu",
+	[OP_HLIST_ADD] = "hlist_add_head_rcu",
+	[OP_HLIST_DEL] = "hlist_del_rcu",
 };
 
 /* Put the pool in the state operation @op starts from. */
@@ -637,7 +658,8 @@ static void upd_prepare(enum bench_op op, struct elem **v,
 static void *upd_head(enum bench_op op, struct cds_list_head *head,
 		      struct cds_hlist_head *hhead)
 {
-	return op == OP_HLIST_ADD || op == OP_HLIST_DEL ? (void *)hhead : (void *)head;
+	return op == OP_HLIST_ADD || op == OP_HLIST_DEL ? (void *)hhead :
+							  (void *)head;
 }
 
 static void section_upd(void)
@@ -663,12 +685,14 @@ static void section_upd(void)
 				do {
 					upd_prepare(op, v, &head, &hhead);
 					t = now();
-					fn(v, UPD_CHUNK, upd_head(op, &head, &hhead));
+					fn(v, UPD_CHUNK,
+					   upd_head(op, &head, &hhead));
 					spent += now() - t;
 					n += UPD_CHUNK;
 				} while (now() - t0 < 0.02 * scale);
-				record("upd", op_names[op], sides[i]->name, "ns/op",
-				       spent * 1e9 / (double)n, noise_end(&nz));
+				record("upd", op_names[op], sides[i]->name,
+				       "ns/op", spent * 1e9 / (double)n,
+				       noise_end(&nz));
 			}
 		}
 	}
@@ -765,7 +789,8 @@ static void run_call_rcu(double duration)
 	t0 = now();
 	do {
 		for (int i = 0; i < 256; i++)
-			rculist_call_rcu(malloc(sizeof(struct rcu_head)), count_cb);
+			rculist_call_rcu(malloc(sizeof(struct rcu_head)),
+					 count_cb);
 		n += 256;
 	} while (now() - t0 < duration);
 	rculist_rcu_barrier();
@@ -830,7 +855,8 @@ static void section_instr(void)
 	bench_side_rl.thread_fini();
 
 	{
-		const struct bench_side *sides[] = { &bench_side_rl, &bench_side_urcu };
+		const struct bench_side *sides[] = { &bench_side_rl,
+						     &bench_side_urcu };
 		struct elem *v[2 * UPD_CHUNK];
 		struct cds_list_head head;
 		struct cds_hlist_head hhead;
@@ -845,7 +871,8 @@ static void section_instr(void)
 					upd_prepare(op, v, &head, &hhead);
 					CALLGRIND_TOGGLE_COLLECT;
 					sides[i]->op[op](v, UPD_CHUNK,
-							 upd_head(op, &head, &hhead));
+							 upd_head(op, &head,
+								  &hhead));
 					CALLGRIND_TOGGLE_COLLECT;
 				}
 				CALLGRIND_TOGGLE_COLLECT;
@@ -863,7 +890,8 @@ static void section_instr(void)
 static void print_read_table(const char *sec)
 {
 	printf("\n%s: one reader, no updater, ns per lookup: median [min-max]"
-	       " (ovh: over plain; xurcu: ovh / urcu's ovh)\n", sec);
+	       " (ovh: over plain; xurcu: ovh / urcu's ovh)\n",
+	       sec);
 	printf("%-10s %-15s %10s %19s %8s %7s\n", "workload", "side", "median",
 	       "min-max", "ovh", "xurcu");
 	for (size_t w = 0; w < NWORKLOADS; w++) {
@@ -872,47 +900,56 @@ static void print_read_table(const char *sec)
 		struct stat u = stat_get(sec, wn, "urcu", "ns/lookup");
 
 		for (size_t i = 0; i < NREAD_SIDES; i++) {
-			struct stat s = stat_get(sec, wn, read_sides[i]->name, "ns/lookup");
+			struct stat s = stat_get(sec, wn, read_sides[i]->name,
+						 "ns/lookup");
 			char mm[32];
 
 			if (!s.n)
 				continue;
 			snprintf(mm, sizeof(mm), "[%.2f-%.2f]", s.min, s.max);
 			printf("%-10s %-15s %9.2f%s %19s %8.2f %7.2f\n", wn,
-			       read_sides[i]->name, s.med, s.noisy ? "!" : " ", mm,
-			       s.med - p.med, (s.med - p.med) / (u.med - p.med));
+			       read_sides[i]->name, s.med, s.noisy ? "!" : " ",
+			       mm, s.med - p.med,
+			       (s.med - p.med) / (u.med - p.med));
 		}
 	}
 }
 
 static void print_conc_table(void)
 {
+	/* clang-format off */
 	static const char *const sides[] = { "plain", "rculist", "rculist-batch",
 					     "urcu", "rwlock", "mutex" };
 	static const char *const metrics[] = { "2r-reads/s", "st-reads/s", "st-upd/s",
 					       "fl-reads/s", "fl-upd/s" };
+	/* clang-format on */
 	const char *wls[] = { "list8", "hash" };
 
 	printf("\nconc: 2 readers no updater (2r), 1 reader + steady updater"
 	       " (st, %.0f/s), 1 reader + flat-out updater (fl);\n"
-	       "      M ops/s: median [min-max], x rwlock, x urcu\n", STEADY_RATE);
+	       "      M ops/s: median [min-max], x rwlock, x urcu\n",
+	       STEADY_RATE);
 	for (int w = 0; w < 2; w++) {
 		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
-			struct stat rw = stat_get("conc", wls[w], "rwlock", metrics[m]);
-			struct stat ur = stat_get("conc", wls[w], "urcu", metrics[m]);
+			struct stat rw =
+				stat_get("conc", wls[w], "rwlock", metrics[m]);
+			struct stat ur =
+				stat_get("conc", wls[w], "urcu", metrics[m]);
 
-			for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
-				struct stat s = stat_get("conc", wls[w], sides[i], metrics[m]);
+			for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]);
+			     i++) {
+				struct stat s = stat_get("conc", wls[w],
+							 sides[i], metrics[m]);
 				char mm[40];
 
 				if (!s.n)
 					continue;
-				snprintf(mm, sizeof(mm), "[%.3f-%.3f]", s.min / 1e6,
-					 s.max / 1e6);
+				snprintf(mm, sizeof(mm), "[%.3f-%.3f]",
+					 s.min / 1e6, s.max / 1e6);
 				printf("%-6s %-11s %-14s %9.3f%s %23s %7.1fx %6.2fx\n",
-				       wls[w], metrics[m], sides[i], s.med / 1e6,
-				       s.noisy ? "!" : " ", mm, s.med / rw.med,
-				       s.med / ur.med);
+				       wls[w], metrics[m], sides[i],
+				       s.med / 1e6, s.noisy ? "!" : " ", mm,
+				       s.med / rw.med, s.med / ur.med);
 			}
 		}
 	}
@@ -971,13 +1008,17 @@ int main(int argc, char **argv)
 			sum_csv = fopen(optarg, "a");
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-l label] [-o raw.csv] [-s summary.csv] "
-				"read|static|conc|upd|gp|instr...\n", argv[0]);
+			fprintf(stderr,
+				"usage: %s [-l label] [-o raw.csv] [-s summary.csv] "
+				"read|static|conc|upd|gp|instr...\n",
+				argv[0]);
 			return 2;
 		}
 	}
 	if ((e = getenv("BENCH_REPS")))
-		reps = atoi(e) < 1 ? 1 : atoi(e) > MAX_REPS ? MAX_REPS : atoi(e);
+		reps = atoi(e) < 1	  ? 1 :
+		       atoi(e) > MAX_REPS ? MAX_REPS :
+					    atoi(e);
 	if ((e = getenv("BENCH_SCALE")))
 		scale = atof(e) > 0 ? atof(e) : 1.0;
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -9,45 +9,45 @@
 #include "bench.h"
 
 #if BENCH_LOCK == 0
-#define SIDE_SYM		bench_side_plain
-#define SIDE_NAME		"plain"
-#define SIDE_UPDATES		0
-#define side_lock(d)		((void)(d))
-#define side_unlock(d)		((void)(d))
-#define side_wlock(d)		((void)(d))
-#define side_wunlock(d)		((void)(d))
+#define SIDE_SYM	bench_side_plain
+#define SIDE_NAME	"plain"
+#define SIDE_UPDATES	0
+#define side_lock(d)	((void)(d))
+#define side_unlock(d)	((void)(d))
+#define side_wlock(d)	((void)(d))
+#define side_wunlock(d) ((void)(d))
 #elif BENCH_LOCK == 1
-#define SIDE_SYM		bench_side_rwlock
-#define SIDE_NAME		"rwlock"
-#define SIDE_UPDATES		1
-#define side_lock(d)		pthread_rwlock_rdlock(&(d)->rwlock)
-#define side_unlock(d)		pthread_rwlock_unlock(&(d)->rwlock)
-#define side_wlock(d)		pthread_rwlock_wrlock(&(d)->rwlock)
-#define side_wunlock(d)		pthread_rwlock_unlock(&(d)->rwlock)
+#define SIDE_SYM	bench_side_rwlock
+#define SIDE_NAME	"rwlock"
+#define SIDE_UPDATES	1
+#define side_lock(d)	pthread_rwlock_rdlock(&(d)->rwlock)
+#define side_unlock(d)	pthread_rwlock_unlock(&(d)->rwlock)
+#define side_wlock(d)	pthread_rwlock_wrlock(&(d)->rwlock)
+#define side_wunlock(d) pthread_rwlock_unlock(&(d)->rwlock)
 #else
-#define SIDE_SYM		bench_side_mutex
-#define SIDE_NAME		"mutex"
-#define SIDE_UPDATES		1
-#define side_lock(d)		pthread_mutex_lock(&(d)->mutex)
-#define side_unlock(d)		pthread_mutex_unlock(&(d)->mutex)
-#define side_wlock(d)		pthread_mutex_lock(&(d)->mutex)
-#define side_wunlock(d)		pthread_mutex_unlock(&(d)->mutex)
+#define SIDE_SYM	bench_side_mutex
+#define SIDE_NAME	"mutex"
+#define SIDE_UPDATES	1
+#define side_lock(d)	pthread_mutex_lock(&(d)->mutex)
+#define side_unlock(d)	pthread_mutex_unlock(&(d)->mutex)
+#define side_wlock(d)	pthread_mutex_lock(&(d)->mutex)
+#define side_wunlock(d) pthread_mutex_unlock(&(d)->mutex)
 #endif
 
-#define side_qs()		((void)0)
-#define SIDE_FOR_EACH(pos, head)	cds_list_for_each_entry(pos, head, node)
-#define SIDE_HFOR_EACH(pos, head)	cds_hlist_for_each_entry_2(pos, head, hnode)
-#define SIDE_LIST_REPLACE	cds_list_replace
-#define SIDE_HLIST_ADD		cds_hlist_add_head
-#define SIDE_HLIST_DEL		cds_hlist_del
+#define side_qs()		  ((void)0)
+#define SIDE_FOR_EACH(pos, head)  cds_list_for_each_entry(pos, head, node)
+#define SIDE_HFOR_EACH(pos, head) cds_hlist_for_each_entry_2(pos, head, hnode)
+#define SIDE_LIST_REPLACE	  cds_list_replace
+#define SIDE_HLIST_ADD		  cds_hlist_add_head
+#define SIDE_HLIST_DEL		  cds_hlist_del
 
-#define SIDE_RCU	0
-#define SIDE_OPS	0
-#define SIDE_INIT	NULL
-#define SIDE_FINI	NULL
-#define SIDE_QS_FN	NULL
-#define SIDE_CALL_RCU	NULL
-#define SIDE_SYNC	NULL
-#define SIDE_BARRIER	NULL
+#define SIDE_RCU      0
+#define SIDE_OPS      0
+#define SIDE_INIT     NULL
+#define SIDE_FINI     NULL
+#define SIDE_QS_FN    NULL
+#define SIDE_CALL_RCU NULL
+#define SIDE_SYNC     NULL
+#define SIDE_BARRIER  NULL
 
 #include "side.h"

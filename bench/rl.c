@@ -11,13 +11,14 @@
 
 #if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || \
 	defined(RCULIST_INLINE_BP)
-#define SIDE_SYM	bench_side_rli
-#define SIDE_NAME	"rculist-inline"
+#define SIDE_SYM  bench_side_rli
+#define SIDE_NAME "rculist-inline"
 #else
-#define SIDE_SYM	bench_side_rl
-#define SIDE_NAME	"rculist"
+#define SIDE_SYM  bench_side_rl
+#define SIDE_NAME "rculist"
 #endif
 
+/* clang-format off */
 #define side_lock(d)		rculist_read_lock()
 #define side_unlock(d)		rculist_read_unlock()
 #define side_qs()		rculist_quiescent_state()
@@ -30,6 +31,7 @@
 #define SIDE_LIST_REPLACE	cds_list_replace_rcu
 #define SIDE_HLIST_ADD		cds_hlist_add_head_rcu
 #define SIDE_HLIST_DEL		cds_hlist_del_rcu
+/* clang-format on */
 
 /* The functions, not their inline mapping: these go in a table. */
 static void rl_register(void)
@@ -47,14 +49,14 @@ static void rl_qs(void)
 	rculist_quiescent_state();
 }
 
-#define SIDE_RCU	1
-#define SIDE_UPDATES	1
-#define SIDE_OPS	1
-#define SIDE_INIT	rl_register
-#define SIDE_FINI	rl_unregister
-#define SIDE_QS_FN	rl_qs
-#define SIDE_CALL_RCU	rculist_call_rcu
-#define SIDE_SYNC	rculist_synchronize_rcu
-#define SIDE_BARRIER	rculist_rcu_barrier
+#define SIDE_RCU      1
+#define SIDE_UPDATES  1
+#define SIDE_OPS      1
+#define SIDE_INIT     rl_register
+#define SIDE_FINI     rl_unregister
+#define SIDE_QS_FN    rl_qs
+#define SIDE_CALL_RCU rculist_call_rcu
+#define SIDE_SYNC     rculist_synchronize_rcu
+#define SIDE_BARRIER  rculist_rcu_barrier
 
 #include "side.h"

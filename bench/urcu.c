@@ -10,19 +10,19 @@
  */
 #ifdef BENCH_URCU_LIB
 #define URCU_INLINE_SMALL_FUNCTIONS
-#define SIDE_SYM	bench_side_urcu_lib
-#define SIDE_NAME	"urcu-lib"
-#define SIDE_OPS	0
+#define SIDE_SYM  bench_side_urcu_lib
+#define SIDE_NAME "urcu-lib"
+#define SIDE_OPS  0
 #else
 #define _LGPL_SOURCE
-#define SIDE_SYM	bench_side_urcu
-#define SIDE_NAME	"urcu"
-#define SIDE_OPS	1
+#define SIDE_SYM  bench_side_urcu
+#define SIDE_NAME "urcu"
+#define SIDE_OPS  1
 #endif
 
-#define BENCH_CAT2(a, b)	a##b
-#define BENCH_CAT(a, b)		BENCH_CAT2(a, b)
-#define URCU(fn)		BENCH_CAT(BENCH_CAT(urcu_, BENCH_FLAVOR), _##fn)
+#define BENCH_CAT2(a, b) a##b
+#define BENCH_CAT(a, b)	 BENCH_CAT2(a, b)
+#define URCU(fn)	 BENCH_CAT(BENCH_CAT(urcu_, BENCH_FLAVOR), _##fn)
 
 /* bench.mk passes -DBENCH_HEADER='<urcu/urcu-memb.h>' -DBENCH_FLAVOR_memb */
 #include BENCH_HEADER
@@ -36,15 +36,16 @@
 
 #if defined(BENCH_FLAVOR_qsbr)
 #define side_qs()	URCU(quiescent_state)()
-#define BENCH_REGISTERS	1
+#define BENCH_REGISTERS 1
 #elif defined(BENCH_FLAVOR_bp)
 #define side_qs()	((void)0)
-#define BENCH_REGISTERS	0
+#define BENCH_REGISTERS 0
 #else
 #define side_qs()	((void)0)
-#define BENCH_REGISTERS	1
+#define BENCH_REGISTERS 1
 #endif
 
+/* clang-format off */
 #define side_lock(d)		URCU(read_lock)()
 #define side_unlock(d)		URCU(read_unlock)()
 #define side_wlock(d)		pthread_mutex_lock(&(d)->upd_lock)
@@ -56,6 +57,7 @@
 #define SIDE_LIST_REPLACE	cds_list_replace_rcu
 #define SIDE_HLIST_ADD		cds_hlist_add_head_rcu
 #define SIDE_HLIST_DEL		cds_hlist_del_rcu
+/* clang-format on */
 
 static void side_register(void)
 {
@@ -91,13 +93,13 @@ static void side_barrier(void)
 	URCU(barrier)();
 }
 
-#define SIDE_RCU	1
-#define SIDE_UPDATES	1
-#define SIDE_INIT	side_register
-#define SIDE_FINI	side_unregister
-#define SIDE_QS_FN	side_quiescent
-#define SIDE_CALL_RCU	side_call_rcu
-#define SIDE_SYNC	side_synchronize
-#define SIDE_BARRIER	side_barrier
+#define SIDE_RCU      1
+#define SIDE_UPDATES  1
+#define SIDE_INIT     side_register
+#define SIDE_FINI     side_unregister
+#define SIDE_QS_FN    side_quiescent
+#define SIDE_CALL_RCU side_call_rcu
+#define SIDE_SYNC     side_synchronize
+#define SIDE_BARRIER  side_barrier
 
 #include "side.h"

@@ -21,8 +21,8 @@
 
 #include "internal.h"
 
-#define RCULIST__STR2(x)	#x
-#define RCULIST__STR(x)		RCULIST__STR2(x)
+#define RCULIST__STR2(x) #x
+#define RCULIST__STR(x)	 RCULIST__STR2(x)
 
 const char *rculist_flavor_name(void)
 {
@@ -50,7 +50,8 @@ int rculist__flavor_reader_blocking(const void *reader_state)
 #if RCULIST__REGISTERS
 	const __typeof__(URCU_TLS(RCULIST__URCU(reader))) *r = reader_state;
 	unsigned long ctr = __atomic_load_n(&r->ctr, __ATOMIC_RELAXED);
-	unsigned long gp = __atomic_load_n(&RCULIST__URCU(gp).ctr, __ATOMIC_RELAXED);
+	unsigned long gp =
+		__atomic_load_n(&RCULIST__URCU(gp).ctr, __ATOMIC_RELAXED);
 
 #if RCULIST__QSBR
 	return ctr && ctr != gp;
@@ -69,7 +70,7 @@ int rculist__flavor_reader_blocking(const void *reader_state)
  * (RCULIST__FORK_HOOKS: urcu_<flavour>_before_fork and its pair).
  */
 #ifndef RCULIST__FORK_HOOKS
-#define RCULIST__FORK_HOOKS	0
+#define RCULIST__FORK_HOOKS 0
 #endif
 
 void rculist__flavor_before_fork(void)
@@ -166,8 +167,7 @@ void rculist_synchronize_rcu(void)
 		rculist__stall_end(&wait);
 }
 
-void rculist_call_rcu(struct rcu_head *head,
-		      void (*func)(struct rcu_head *head))
+void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	RCULIST__URCU(call_rcu)(head, func);
 }

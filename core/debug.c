@@ -34,7 +34,7 @@ struct site {
  * still there when its operation runs.  Beyond the last slot the depth
  * is still counted, and checks report no call site.
  */
-#define SITE_DEPTH	8
+#define SITE_DEPTH 8
 static __thread struct site sites[SITE_DEPTH];
 static __thread unsigned int site_depth;
 
@@ -115,7 +115,7 @@ static void report(const struct site *s, const void *elem, const char *fmt, ...)
 		snprintf(where, sizeof(where), " at %s:%d", s->file, s->line);
 	else
 		where[0] = '\0';
-	if (!elem && !s->file)		/* a check reached without a wrapper */
+	if (!elem && !s->file) /* a check reached without a wrapper */
 		n = snprintf(msg, sizeof(msg), "rculist: %s: ", s->op);
 	else
 		n = snprintf(msg, sizeof(msg), "rculist: %s(%s)%s: ", s->op,
@@ -204,7 +204,8 @@ void rculist__debug_check_add(const struct cds_list_head *newp,
 		     "list head not initialised, or adding beside a deleted element?"))
 		return;
 	if (newp == prev || newp == next) {
-		report(&s, newp, "element is already on the list, next to the insertion point (double add?)");
+		report(&s, newp,
+		       "element is already on the list, next to the insertion point (double add?)");
 		return;
 	}
 	if (mismatch(&s, newp, "prev->next", prev->next, next, "corrupted list?"))
@@ -218,7 +219,8 @@ void rculist__debug_check_del(const struct cds_list_head *elem)
 	const char *hint = unlinked_hint(&s);
 
 	if (!elem->next || !elem->prev) {
-		report(&s, elem, "%s is NULL (never added nor initialised? use CDS_INIT_LIST_HEAD())",
+		report(&s, elem,
+		       "%s is NULL (never added nor initialised? use CDS_INIT_LIST_HEAD())",
 		       elem->next ? "prev" : "next");
 		return;
 	}
@@ -266,7 +268,8 @@ static long walk_list(const struct site *s, const struct cds_list_head *head,
 			return -1;
 		partner = dir ? to->next : to->prev;
 		if (partner != pos) {
-			report(s, head, "%s->%s is %s, expected %s (corrupted %s or %s?)",
+			report(s, head,
+			       "%s->%s is %s, expected %s (corrupted %s or %s?)",
 			       what, back, ptrstr(&b2, partner),
 			       ptrstr(&b3, pos), name, back);
 			return -1;
@@ -280,7 +283,8 @@ static long walk_list(const struct site *s, const struct cds_list_head *head,
 		pos = to;
 		steps++;
 		if (pos == mark) {
-			report(s, head, "cycle of %lu elements that does not pass through the head (corrupted list?)",
+			report(s, head,
+			       "cycle of %lu elements that does not pass through the head (corrupted list?)",
 			       lam + 1);
 			return -1;
 		}
@@ -297,7 +301,8 @@ void rculist__debug_check_splice(const struct cds_list_head *list,
 				 const struct cds_list_head *next)
 {
 	struct site s = current_site("cds_list_splice");
-	const char *hint = "list head not initialised, or splicing beside a deleted element?";
+	const char *hint =
+		"list head not initialised, or splicing beside a deleted element?";
 
 	if (list == prev || list == next) {
 		report(&s, list, "splicing a list into itself");
@@ -324,7 +329,8 @@ static int check_list(const struct site *s, const struct cds_list_head *head)
 	if (bwd < 0)
 		return 0;
 	if (fwd != bwd) {
-		report(s, head, "%ld elements forwards, %ld backwards (corrupted list?)",
+		report(s, head,
+		       "%ld elements forwards, %ld backwards (corrupted list?)",
 		       fwd, bwd);
 		return 0;
 	}
@@ -362,17 +368,20 @@ void rculist__debug_check_hadd(const struct cds_hlist_node *newp,
 		     "inserting beside a node that is on no list?"))
 		return;
 	if (next && poisoned(next)) {
-		bad_link(&s, newp, "next", next, "inserting beside a deleted node?");
+		bad_link(&s, newp, "next", next,
+			 "inserting beside a deleted node?");
 		return;
 	}
 	if (newp == prev || newp == next) {
-		report(&s, newp, "node is already on the list, next to the insertion point (double add?)");
+		report(&s, newp,
+		       "node is already on the list, next to the insertion point (double add?)");
 		return;
 	}
 	if (mismatch(&s, newp, "prev->next", prev->next, next, "corrupted list?"))
 		return;
 	if (next)
-		mismatch(&s, newp, "next->prev", next->prev, prev, "corrupted list?");
+		mismatch(&s, newp, "next->prev", next->prev, prev,
+			 "corrupted list?");
 }
 
 void rculist__debug_check_hdel(const struct cds_hlist_node *elem)
@@ -381,7 +390,8 @@ void rculist__debug_check_hdel(const struct cds_hlist_node *elem)
 	const char *hint = unlinked_hint(&s);
 
 	if (!elem->prev) {
-		report(&s, elem, "prev is NULL: the node is on no list (never added, or deleted with a _init delete?)");
+		report(&s, elem,
+		       "prev is NULL: the node is on no list (never added, or deleted with a _init delete?)");
 		return;
 	}
 	if (bad_link(&s, elem, "prev", elem->prev, hint))
@@ -407,12 +417,14 @@ static int check_hlist(const struct site *s, const struct cds_hlist_head *head)
 	/* Elements are numbered from 1, as in walk_list(). */
 	for (; pos; prev = pos, pos = pos->next, steps++) {
 		if (poisoned(pos)) {
-			report(s, head, "element #%lu is %s, the poison of a deleted node (corrupted list?)",
+			report(s, head,
+			       "element #%lu is %s, the poison of a deleted node (corrupted list?)",
 			       steps, ptrstr(&b1, pos));
 			return 0;
 		}
 		if (pos->prev != prev) {
-			report(s, head, "element #%lu (%s)->prev is %s, expected %s (corrupted next or prev?)",
+			report(s, head,
+			       "element #%lu (%s)->prev is %s, expected %s (corrupted next or prev?)",
 			       steps, ptrstr(&b1, pos), ptrstr(&b2, pos->prev),
 			       ptrstr(&b3, prev));
 			return 0;
@@ -431,8 +443,8 @@ static int check_hlist(const struct site *s, const struct cds_hlist_head *head)
 	return 1;
 }
 
-int rculist__hlist_check_at(const struct cds_hlist_head *head,
-			    const char *file, int line)
+int rculist__hlist_check_at(const struct cds_hlist_head *head, const char *file,
+			    int line)
 {
 	struct site s = { "rculist_hlist_check", file, line };
 
@@ -476,9 +488,11 @@ static void check_reader(const struct site *s)
 	if (rculist_read_ongoing())
 		return;
 	if (rculist__flavor_has_sections())
-		report(s, NULL, "not inside a read-side critical section (call rculist_read_lock() first)");
+		report(s, NULL,
+		       "not inside a read-side critical section (call rculist_read_lock() first)");
 	else
-		report(s, NULL, "thread is offline: not inside a read-side critical section (call rculist_thread_online() first)");
+		report(s, NULL,
+		       "thread is offline: not inside a read-side critical section (call rculist_thread_online() first)");
 }
 
 void rculist__debug_check_reader(void)
@@ -535,7 +549,8 @@ void rculist__debug_read_unlock(const char *file, int line)
 		matched = read_depth > 0;
 	if (!matched) {
 		/* Not passed on: it would corrupt the flavour's nesting count. */
-		report(&s, NULL, "no matching rculist_read_lock() (unbalanced unlock?)");
+		report(&s, NULL,
+		       "no matching rculist_read_lock() (unbalanced unlock?)");
 		return;
 	}
 	if (read_depth > 0)

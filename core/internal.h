@@ -8,7 +8,7 @@
 #ifndef RCULIST_CORE_INTERNAL_H
 #define RCULIST_CORE_INTERNAL_H
 
-#define RCULIST__HIDDEN	__attribute__((visibility("hidden")))
+#define RCULIST__HIDDEN __attribute__((visibility("hidden")))
 
 /* Unregister the calling thread from the flavour (memb, qsbr). */
 RCULIST__HIDDEN void rculist__flavor_unregister(void);

@@ -28,8 +28,8 @@ struct pending {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pending *open_batch;	/* queued, not yet sent (LIFO) */
-static struct pending *flight_rest;	/* in flight, but for the carrier */
+static struct pending *open_batch;  /* queued, not yet sent (LIFO) */
+static struct pending *flight_rest; /* in flight, but for the carrier */
 static size_t flight_carrier_offset;
 static int in_flight;
 

@@ -36,19 +36,19 @@
 
 #include "internal.h"
 
-#define STALL_DEFAULT_MS	10000UL
+#define STALL_DEFAULT_MS 10000UL
 
 /* A registered reader thread, as the detector knows it. */
 struct stall_reader {
-	struct cds_list_head link;	/* in readers, under lock */
-	const void *state;		/* liburcu's per-thread reader state */
+	struct cds_list_head link; /* in readers, under lock */
+	const void *state;	   /* liburcu's per-thread reader state */
 	pthread_t pthread;
-	long tid;			/* the kernel's thread id */
+	long tid; /* the kernel's thread id */
 	int registered;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake;		/* CLOCK_MONOTONIC, set up once */
+static pthread_cond_t wake; /* CLOCK_MONOTONIC, set up once */
 static CDS_LIST_HEAD(readers);
 static struct rculist__stall_wait *waits;
 static int watchdog_running;
@@ -127,25 +127,27 @@ static void report(long waited)
 	struct stall_reader *r;
 	int named = 0;
 
-	n = (size_t)snprintf(line, cap, "rculist: %s grace period stalled for %ld ms",
+	n = (size_t)snprintf(line, cap,
+			     "rculist: %s grace period stalled for %ld ms",
 			     rculist_flavor_name(), waited);
 	cds_list_for_each_entry(r, &readers, link) {
 		if (n >= cap || !rculist__flavor_reader_blocking(r->state))
 			continue;
 		n += (size_t)snprintf(line + n, cap - n,
 				      "%s tid %ld (pthread %#lx)",
-				      named++ ? "," : "; blocked by",
-				      r->tid, (unsigned long)r->pthread);
+				      named++ ? "," : "; blocked by", r->tid,
+				      (unsigned long)r->pthread);
 	}
 	if (named && n < cap)
-		n += (size_t)snprintf(line + n, cap - n,
-				      " not quiescent since the grace period began, %ld ms ago",
-				      waited);
+		n += (size_t)snprintf(
+			line + n, cap - n,
+			" not quiescent since the grace period began, %ld ms ago",
+			waited);
 	if (n > cap)
 		n = cap;
 	line[n++] = '\n';
 	if (write(STDERR_FILENO, line, n) < 0)
-		return;	/* nowhere left to say it */
+		return; /* nowhere left to say it */
 }
 
 static void *watchdog(void *arg)

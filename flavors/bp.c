@@ -9,10 +9,10 @@
 #define _LGPL_SOURCE
 #include <urcu/urcu-bp.h>
 
-#define RCULIST__FLAVOR		bp
-#define RCULIST__URCU(fn)	urcu_bp_##fn
-#define RCULIST__QSBR		0
-#define RCULIST__REGISTERS	0
-#define RCULIST__FORK_HOOKS	1
+#define RCULIST__FLAVOR	    bp
+#define RCULIST__URCU(fn)   urcu_bp_##fn
+#define RCULIST__QSBR	    0
+#define RCULIST__REGISTERS  0
+#define RCULIST__FORK_HOOKS 1
 
 #include "../core/bind.h"

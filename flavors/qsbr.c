@@ -9,9 +9,9 @@
 #define _LGPL_SOURCE
 #include <urcu/urcu-qsbr.h>
 
-#define RCULIST__FLAVOR		qsbr
-#define RCULIST__URCU(fn)	urcu_qsbr_##fn
-#define RCULIST__QSBR		1
-#define RCULIST__REGISTERS	1
+#define RCULIST__FLAVOR	   qsbr
+#define RCULIST__URCU(fn)  urcu_qsbr_##fn
+#define RCULIST__QSBR	   1
+#define RCULIST__REGISTERS 1
 
 #include "../core/bind.h"

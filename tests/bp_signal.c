@@ -19,7 +19,7 @@
 
 TestSuite(bp_signal, .timeout = 30);
 
-#define NKEYS	32
+#define NKEYS 32
 
 static struct conc_elem head;
 static struct conc_elem *present[NKEYS];
@@ -49,7 +49,8 @@ static void walk_exact(struct conc_reader *r)
 		conc_pause_point(r, n++);
 	}
 	if (n != NKEYS)
-		conc_violation(r, "handler walk %lu saw %ld elements", r->walks, n);
+		conc_violation(r, "handler walk %lu saw %ld elements", r->walks,
+			       n);
 	r->elems += n;
 }
 
@@ -122,14 +123,18 @@ Test(bp_signal, handler_reads_in_an_unregistered_thread)
 	conc_reclaim_finish(&rc);
 
 	cr_log_info("%lu signals sent, %lu handler walks, %lu overlapped updates, "
-		    "%lu grace periods", kills, sig_reader.walks,
-		    sig_reader.overlaps, rc.grace_periods);
-	cr_assert_eq(sig_reader.violations, 0, "%lu violations in %lu walks; first: %s",
+		    "%lu grace periods",
+		    kills, sig_reader.walks, sig_reader.overlaps,
+		    rc.grace_periods);
+	cr_assert_eq(sig_reader.violations, 0,
+		     "%lu violations in %lu walks; first: %s",
 		     sig_reader.violations, sig_reader.walks, sig_reader.why);
 	cr_assert_gt(sig_reader.walks, 100, "only %lu handler walks",
 		     sig_reader.walks);
-	cr_assert_gt(sig_reader.overlaps, 0, "no handler walk overlapped an update");
-	cr_assert(ongoing_in_handler, "rculist_read_ongoing() false in the handler");
+	cr_assert_gt(sig_reader.overlaps, 0,
+		     "no handler walk overlapped an update");
+	cr_assert(ongoing_in_handler,
+		  "rculist_read_ongoing() false in the handler");
 	cr_assert_gt(rc.grace_periods, 0);
 	/* after: [h] <-> 0 <-> 1 <-> ... <-> NKEYS-1, the latest copies. */
 	for (k = 0; k < NKEYS; k++) {

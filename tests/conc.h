@@ -33,11 +33,11 @@
 
 #include "check.h"
 
-#define CONC_ALIVE		0xa11fe0a11fe0UL
-#define CONC_HEAD		0x4ead4ead4eadUL
-#define CONC_DEAD		0xdeaddeaddeadUL
-#define CONC_POISON_BYTE	0x6b
-#define CONC_PAYLOAD_BYTE	0xa5
+#define CONC_ALIVE	  0xa11fe0a11fe0UL
+#define CONC_HEAD	  0x4ead4ead4eadUL
+#define CONC_DEAD	  0xdeaddeaddeadUL
+#define CONC_POISON_BYTE  0x6b
+#define CONC_PAYLOAD_BYTE 0xa5
 
 struct conc_elem {
 	unsigned long magic;
@@ -92,7 +92,7 @@ static inline void conc_poison(struct conc_elem *e)
 }
 
 /* Poisoned elements wait here; the oldest is freed when the ring is full. */
-#define CONC_QUARANTINE	1024
+#define CONC_QUARANTINE 1024
 static struct {
 	pthread_mutex_t lock;
 	struct conc_elem *ring[CONC_QUARANTINE];
@@ -130,22 +130,23 @@ static inline void conc_quarantine_drain(void)
 
 enum conc_mode { CONC_SYNC, CONC_CALL_RCU };
 
-#define CONC_BATCH	32
+#define CONC_BATCH 32
 struct conc_reclaimer {
 	enum conc_mode mode;
-	size_t batch_max;		/* CONC_SYNC: 0 means CONC_BATCH */
+	size_t batch_max; /* CONC_SYNC: 0 means CONC_BATCH */
 	struct conc_elem *batch[CONC_BATCH];
 	size_t n;
-	unsigned long retired;		/* elements handed to the reclaimer */
-	unsigned long grace_periods;	/* synchronize_rcu calls (CONC_SYNC) */
+	unsigned long retired;	     /* elements handed to the reclaimer */
+	unsigned long grace_periods; /* synchronize_rcu calls (CONC_SYNC) */
 };
 
 static unsigned long conc_callbacks_run;
 
 static inline void conc_reclaim_cb(struct rcu_head *head)
 {
-	conc_quarantine_put((struct conc_elem *)(void *)((char *)head -
-			    offsetof(struct conc_elem, rcu)));
+	conc_quarantine_put(
+		(struct conc_elem *)(void *)((char *)head -
+					     offsetof(struct conc_elem, rcu)));
 	__atomic_fetch_add(&conc_callbacks_run, 1, __ATOMIC_RELAXED);
 }
 
@@ -184,8 +185,10 @@ static inline void conc_reclaim_finish(struct conc_reclaimer *rc)
 	conc_flush(rc);
 	rculist_rcu_barrier();
 	if (rc->mode == CONC_CALL_RCU)
-		cr_assert_eq(__atomic_load_n(&conc_callbacks_run, __ATOMIC_RELAXED),
-			     rc->retired, "%lu callbacks queued, %lu run by the barrier",
+		cr_assert_eq(__atomic_load_n(&conc_callbacks_run,
+					     __ATOMIC_RELAXED),
+			     rc->retired,
+			     "%lu callbacks queued, %lu run by the barrier",
 			     rc->retired, conc_callbacks_run);
 	else
 		cr_assert_gt(rc->grace_periods, 0);
@@ -198,21 +201,21 @@ static inline void conc_reclaim_finish(struct conc_reclaimer *rc)
 /* ------------------------------------------------------------ readers */
 
 static int conc_stopping;
-static unsigned long conc_updates;	/* bumped by the updater per update */
+static unsigned long conc_updates; /* bumped by the updater per update */
 
 struct conc_reader {
 	pthread_t tid;
 	void (*walk)(struct conc_reader *r);
-	void *arg;			/* what to walk */
-	long param;			/* a walk-specific parameter */
-	unsigned long walks;		/* walks done */
-	unsigned long elems;		/* elements checked */
-	unsigned long overlaps;		/* walks during which an update ran */
-	unsigned long seq;		/* conc_updates when the walk began */
-	long pause_at;			/* the element to pause on, or -1 */
-	unsigned long pause_every;	/* walks per pause; 0: CONC_PAUSE_EVERY */
+	void *arg;		   /* what to walk */
+	long param;		   /* a walk-specific parameter */
+	unsigned long walks;	   /* walks done */
+	unsigned long elems;	   /* elements checked */
+	unsigned long overlaps;	   /* walks during which an update ran */
+	unsigned long seq;	   /* conc_updates when the walk began */
+	long pause_at;		   /* the element to pause on, or -1 */
+	unsigned long pause_every; /* walks per pause; 0: CONC_PAUSE_EVERY */
 	unsigned long violations;
-	char why[200];			/* the first violation */
+	char why[200]; /* the first violation */
 };
 
 /* Record a violation seen by reader @r (its first one is kept). */
@@ -237,10 +240,11 @@ static inline int conc_check_elem(struct conc_reader *r,
 	long key = __atomic_load_n(&e->key, __ATOMIC_RELAXED);
 
 	if (magic != CONC_ALIVE) {
-		conc_violation(r, "walk %lu reached %s %p (magic %#lx)",
-			       r->walks, magic == CONC_DEAD ? "a poisoned element" :
+		conc_violation(r, "walk %lu reached %s %p (magic %#lx)", r->walks,
+			       magic == CONC_DEAD ? "a poisoned element" :
 			       magic == CONC_HEAD ? "a foreign list head" :
-			       "a corrupt element", (const void *)e, magic);
+						    "a corrupt element",
+			       (const void *)e, magic);
 		return 0;
 	}
 	if (key < 0 || key >= nkeys) {
@@ -270,7 +274,7 @@ static inline double conc_now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-#define CONC_PAUSE_EVERY	256
+#define CONC_PAUSE_EVERY 256
 
 /* Inside a read-side section, before a walk: choose whether it pauses. */
 static inline void conc_walk_begin(struct conc_reader *r)
@@ -332,14 +336,16 @@ static inline void conc_readers_start(struct conc_reader *r, size_t n)
 	__atomic_store_n(&conc_stopping, 0, __ATOMIC_RELEASE);
 	for (i = 0; i < n; i++)
 		cr_assert_eq(pthread_create(&r[i].tid, NULL, conc_reader_main,
-					    &r[i]), 0);
+					    &r[i]),
+			     0);
 }
 
 /*
  * Keep calling @step for at least @secs seconds and until every reader
  * has overlapped updates @min_overlaps times (at most 4 s in all).
  */
-static inline unsigned long conc_update_for(double secs, unsigned long min_overlaps,
+static inline unsigned long conc_update_for(double secs,
+					    unsigned long min_overlaps,
 					    struct conc_reader *r, size_t n,
 					    void (*step)(void *arg), void *arg)
 {
@@ -377,7 +383,8 @@ static inline void conc_readers_stop(struct conc_reader *r, size_t n)
 		cr_assert_eq(pthread_join(r[i].tid, NULL), 0);
 	for (i = 0; i < n; i++) {
 		cr_log_info("reader %zu: %lu walks, %lu elements, %lu overlapped "
-			    "updates", i, r[i].walks, r[i].elems, r[i].overlaps);
+			    "updates",
+			    i, r[i].walks, r[i].elems, r[i].overlaps);
 		cr_assert_eq(r[i].violations, 0,
 			     "reader %zu: %lu violations in %lu walks; first: %s",
 			     i, r[i].violations, r[i].walks, r[i].why);

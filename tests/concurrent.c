@@ -21,7 +21,7 @@ TestSuite(concurrent, .timeout = 30);
 
 /* ------------------------------------------------ a sorted circular list */
 
-#define NKEYS	64
+#define NKEYS 64
 
 /*
  * Keys 0..NKEYS-1, each present at most once, kept in increasing order.
@@ -111,11 +111,13 @@ static void sorted_step(void *arg)
 		n = conc_elem_new(k);
 		if (how & 1) {
 			nb = sorted_neighbour(s, k, -1);
-			cds_list_add_rcu(&n->link, nb ? &nb->link : &s->head.link);
+			cds_list_add_rcu(&n->link,
+					 nb ? &nb->link : &s->head.link);
 			s->adds++;
 		} else {
 			nb = sorted_neighbour(s, k, +1);
-			cds_list_add_tail_rcu(&n->link, nb ? &nb->link : &s->head.link);
+			cds_list_add_tail_rcu(&n->link,
+					      nb ? &nb->link : &s->head.link);
 			s->add_tails++;
 		}
 		s->present[k] = n;
@@ -238,8 +240,8 @@ Test(concurrent, replace_only_walks_see_every_key)
 
 /* ------------------------------------------------------------- splices */
 
-#define SPLICE_DST_MAX	48
-#define SPLICE_BOUND	4096	/* a walk longer than this never ends */
+#define SPLICE_DST_MAX 48
+#define SPLICE_BOUND   4096 /* a walk longer than this never ends */
 
 /*
  * Batches of fresh elements are built privately, published into src
@@ -262,15 +264,16 @@ struct splicer {
 static void walk_src_or_dst(struct conc_reader *r)
 {
 	struct splicer *s = r->arg;
-	struct conc_elem *head = ((r->walks + r->param) & 1) ? &s->dst : &s->src, *e;
+	struct conc_elem *head = ((r->walks + r->param) & 1) ? &s->dst : &s->src,
+			 *e;
 	long n = 0;
 
 	cds_list_for_each_entry_rcu(e, &head->link, link) {
 		if (!conc_check_elem(r, e, LONG_MAX))
 			break;
 		if (++n > SPLICE_BOUND) {
-			conc_violation(r, "walk %lu of %s does not end", r->walks,
-				       head == &s->src ? "src" : "dst");
+			conc_violation(r, "walk %lu of %s does not end",
+				       r->walks, head == &s->src ? "src" : "dst");
 			break;
 		}
 		conc_pause_point(r, n);
@@ -306,7 +309,7 @@ static void splice_step(void *arg)
 	conc_updated();
 	pthread_mutex_unlock(&s->lock);
 
-	sched_yield();		/* let readers into src */
+	sched_yield(); /* let readers into src */
 
 	pthread_mutex_lock(&s->lock);
 	if (how & 16) {
@@ -322,8 +325,10 @@ static void splice_step(void *arg)
 
 	while (s->dst_len > SPLICE_DST_MAX) {
 		pthread_mutex_lock(&s->lock);
-		e = (how & 32) ? cds_list_first_entry(&s->dst.link, struct conc_elem, link)
-			       : cds_list_last_entry(&s->dst.link, struct conc_elem, link);
+		e = (how & 32) ? cds_list_first_entry(&s->dst.link,
+						      struct conc_elem, link) :
+				 cds_list_last_entry(&s->dst.link,
+						     struct conc_elem, link);
 		cds_list_del_rcu(&e->link);
 		s->dst_len--;
 		conc_updated();
@@ -379,8 +384,8 @@ Test(concurrent, splice_init_rcu_readers_of_both_lists_end_at_their_head)
 
 /* --------------------------------------------------------------- hlist */
 
-#define NBUCKETS	4
-#define HKEYS		64
+#define NBUCKETS 4
+#define HKEYS	 64
 
 /*
  * A hash table of NBUCKETS chains, key k in chain k % NBUCKETS, each chain
@@ -469,7 +474,8 @@ static void hlist_step(void *arg)
 			cds_hlist_add_behind_rcu(&n->hnode, &pred->hnode);
 			t->add_behinds++;
 		} else {
-			cds_hlist_add_head_rcu(&n->hnode, &t->bucket[k % NBUCKETS]);
+			cds_hlist_add_head_rcu(&n->hnode,
+					       &t->bucket[k % NBUCKETS]);
 			t->add_heads++;
 		}
 		t->present[k] = n;
@@ -524,7 +530,8 @@ Test(concurrent, hlist_readers_both_iterators)
 			if (!t.present[k])
 				continue;
 			cr_assert_eq(prev->next, &t.present[k]->hnode,
-				     "chain %ld: key %ld not where expected", b, k);
+				     "chain %ld: key %ld not where expected", b,
+				     k);
 			cr_assert_eq(t.present[k]->hnode.prev, prev);
 			prev = prev->next;
 		}

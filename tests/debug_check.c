@@ -75,7 +75,7 @@ Test(debug_check, corrupted_next)
 	int line;
 
 	abc();
-	a.link.next = &c.link;		/* skips b */
+	a.link.next = &c.link; /* skips b */
 	line = __LINE__ + 1;
 	cr_assert_not(rculist_list_check(&h));
 	snprintf(want, sizeof(want),
@@ -90,7 +90,7 @@ Test(debug_check, corrupted_prev_of_head)
 	int line;
 
 	abc();
-	h.prev = &b.link;		/* should be c */
+	h.prev = &b.link; /* should be c */
 	line = __LINE__ + 1;
 	cr_assert_not(rculist_list_check(&h));
 	snprintf(want, sizeof(want),
@@ -108,7 +108,8 @@ Test(debug_check, null_and_poisoned_links)
 	b.link.next = NULL;
 	line = __LINE__ + 1;
 	cr_assert_not(rculist_list_check(&h));
-	snprintf(want, sizeof(want), "element #2 (%p)->next is NULL (corrupted list?)",
+	snprintf(want, sizeof(want),
+		 "element #2 (%p)->next is NULL (corrupted list?)",
 		 (void *)&b.link);
 	check_report("rculist_list_check", &h, line, want);
 
@@ -144,7 +145,7 @@ Test(debug_check, hlist_corrupted_prev)
 	int line;
 
 	abc();
-	c.hnode.prev = &a.hnode;	/* should be b */
+	c.hnode.prev = &a.hnode; /* should be b */
 	line = __LINE__ + 1;
 	cr_assert_not(rculist_hlist_check(&hh));
 	snprintf(want, sizeof(want),
@@ -173,7 +174,7 @@ Test(debug_check, hlist_cycle_ends, .timeout = 2)
 	int line;
 
 	abc();
-	c.hnode.next = &a.hnode;	/* back to the first node */
+	c.hnode.next = &a.hnode; /* back to the first node */
 	line = __LINE__ + 1;
 	cr_assert_not(rculist_hlist_check(&hh));
 	snprintf(want, sizeof(want),

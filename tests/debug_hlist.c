@@ -107,7 +107,7 @@ Test(debug_hlist, replace_rcu_of_removed_node, .signal = SIGABRT)
 Test(debug_hlist, hand_corrupted_prev, .signal = SIGABRT)
 {
 	abc();
-	c.hnode.prev = &a.hnode;	/* should be &b.hnode */
+	c.hnode.prev = &a.hnode; /* should be &b.hnode */
 	EXPECT_REPORT("cds_hlist_del", &b.hnode,
 		      "next->prev is %p, expected %p (corrupted list?)",
 		      (void *)&a.hnode, (void *)&b.hnode);
@@ -119,7 +119,7 @@ Test(debug_hlist, hand_corrupted_next, .signal = SIGABRT)
 	struct item n = { .key = 7 };
 
 	abc();
-	a.hnode.next = &c.hnode;	/* skips b */
+	a.hnode.next = &c.hnode; /* skips b */
 	EXPECT_REPORT("cds_hlist_add_before", &n.hnode,
 		      "prev->next is %p, expected %p (corrupted list?)",
 		      (void *)&c.hnode, (void *)&b.hnode);
@@ -133,17 +133,17 @@ Test(debug_hlist, correct_program_reports_nothing)
 
 	abc();
 	/* before: [h] -> 1 <-> 2 <-> 3 */
-	cds_hlist_add_before(&n.hnode, &b.hnode);	/* 1 4 2 3 */
-	cds_hlist_add_behind(&m.hnode, &c.hnode);	/* 1 4 2 3 5 */
-	cds_hlist_del(&a.hnode);			/* 4 2 3 5 */
-	cds_hlist_del_init(&b.hnode);			/* 4 3 5 */
-	cds_hlist_del_init(&b.hnode);			/* unhashed: nothing */
-	cds_hlist_add_head_rcu(&b.hnode, &h);		/* 2 4 3 5 */
-	cds_hlist_del_rcu(&n.hnode);			/* 2 3 5 */
-	cds_hlist_replace_rcu(&c.hnode, &a.hnode);	/* 2 1 5 */
-	cds_hlist_del_init_rcu(&m.hnode);		/* 2 1 */
-	cds_hlist_add_tail_rcu(&m.hnode, &h);		/* 2 1 5 */
-	cds_hlist_add_before_rcu(&c.hnode, &a.hnode);	/* 2 3 1 5 */
+	cds_hlist_add_before(&n.hnode, &b.hnode);     /* 1 4 2 3 */
+	cds_hlist_add_behind(&m.hnode, &c.hnode);     /* 1 4 2 3 5 */
+	cds_hlist_del(&a.hnode);		      /* 4 2 3 5 */
+	cds_hlist_del_init(&b.hnode);		      /* 4 3 5 */
+	cds_hlist_del_init(&b.hnode);		      /* unhashed: nothing */
+	cds_hlist_add_head_rcu(&b.hnode, &h);	      /* 2 4 3 5 */
+	cds_hlist_del_rcu(&n.hnode);		      /* 2 3 5 */
+	cds_hlist_replace_rcu(&c.hnode, &a.hnode);    /* 2 1 5 */
+	cds_hlist_del_init_rcu(&m.hnode);	      /* 2 1 */
+	cds_hlist_add_tail_rcu(&m.hnode, &h);	      /* 2 1 5 */
+	cds_hlist_add_before_rcu(&c.hnode, &a.hnode); /* 2 3 1 5 */
 	cds_hlist_move_list(&h, &g);
 	CHECK_HLIST(&g, 2, 3, 1, 5);
 	cr_assert(cds_hlist_empty(&h));

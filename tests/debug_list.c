@@ -77,7 +77,8 @@ Test(debug_list, del_of_initialised_element_does_nothing)
 	cr_assert_eq(reports, 0, "%s", last_report);
 }
 
-Test(debug_list, reinitialised_element_is_caught_at_its_neighbour, .signal = SIGABRT)
+Test(debug_list, reinitialised_element_is_caught_at_its_neighbour,
+     .signal = SIGABRT)
 {
 	abc();
 	/* b is re-initialised while a and c still point to it */
@@ -166,7 +167,7 @@ Test(debug_list, hand_corrupted_prev, .signal = SIGABRT)
 	struct item n = { .key = 7 };
 
 	abc();
-	b.link.prev = &h;	/* should be &a.link */
+	b.link.prev = &h; /* should be &a.link */
 	EXPECT_REPORT("cds_list_add", &n.link,
 		      "next->prev is %p, expected %p (corrupted list?)",
 		      (void *)&h, (void *)&a.link);
@@ -176,7 +177,7 @@ Test(debug_list, hand_corrupted_prev, .signal = SIGABRT)
 Test(debug_list, hand_corrupted_next, .signal = SIGABRT)
 {
 	abc();
-	a.link.next = &c.link;	/* skips b */
+	a.link.next = &c.link; /* skips b */
 	EXPECT_REPORT("cds_list_move_tail", &b.link,
 		      "prev->next is %p, expected %p (double delete?)",
 		      (void *)&c.link, (void *)&b.link);
@@ -211,7 +212,7 @@ Test(debug_list, longjmp_handler_leaves_list_intact)
 	abc();
 	rculist_set_error_handler(escape_handler);
 	if (!setjmp(escape))
-		cds_list_add(&b.link, &a.link);	/* b is already after a */
+		cds_list_add(&b.link, &a.link); /* b is already after a */
 	cr_assert_eq(reports, 1);
 	CHECK_LIST(&h, 1, 2, 3);
 	cr_assert(rculist_list_check(&h));
@@ -223,7 +224,7 @@ Test(debug_list, log_and_continue)
 
 	abc();
 	/* A handler that returns: the report goes to stderr, the call goes on. */
-	cds_list_add(&a.link, &h);	/* a is already first: a is now self-linked */
+	cds_list_add(&a.link, &h); /* a is already first: a is now self-linked */
 	cr_assert_eq(reports, 1);
 	cr_assert(strstr(last_report, "(double add?)"), "%s", last_report);
 	snprintf(want, sizeof(want), "%s\n", last_report);
@@ -238,23 +239,23 @@ Test(debug_list, correct_program_reports_nothing)
 
 	abc();
 	/* before: [h] <-> 1 <-> 2 <-> 3 */
-	cds_list_move(&c.link, &h);		/* 3 1 2 */
-	cds_list_swap(&a.link, &b.link);	/* 3 2 1 */
-	cds_list_replace(&c.link, &n.link);	/* 4 2 1 */
+	cds_list_move(&c.link, &h);	    /* 3 1 2 */
+	cds_list_swap(&a.link, &b.link);    /* 3 2 1 */
+	cds_list_replace(&c.link, &n.link); /* 4 2 1 */
 	cds_list_add(&c.link, &g);
-	cds_list_add_tail(&m.link, &g);		/* g: 3 5 */
-	cds_list_splice_tail_init(&g, &h);	/* 4 2 1 3 5 */
-	cds_list_rotate_left(&h);		/* 2 1 3 5 4 */
-	cds_list_rotate_to_front(&c.link, &h);	/* 3 5 4 2 1 */
-	cds_list_del_init(&m.link);		/* 3 4 2 1 */
-	cds_list_del(&m.link);			/* m is self-linked: legal */
-	cds_list_replace_init(&b.link, &m.link);	/* 3 4 5 1 */
-	cds_list_del(&b.link);			/* self-linked: legal */
-	cds_list_add_rcu(&b.link, &h);		/* 2 3 4 5 1 */
-	cds_list_del_rcu(&n.link);		/* 2 3 5 1 */
-	cds_list_replace_rcu(&m.link, &n.link);	/* 2 3 4 1 */
-	cds_list_splice(&g, &h);		/* g empty: nothing */
-	cds_list_move_tail(&b.link, &h);	/* 3 4 1 2 */
+	cds_list_add_tail(&m.link, &g);		 /* g: 3 5 */
+	cds_list_splice_tail_init(&g, &h);	 /* 4 2 1 3 5 */
+	cds_list_rotate_left(&h);		 /* 2 1 3 5 4 */
+	cds_list_rotate_to_front(&c.link, &h);	 /* 3 5 4 2 1 */
+	cds_list_del_init(&m.link);		 /* 3 4 2 1 */
+	cds_list_del(&m.link);			 /* m is self-linked: legal */
+	cds_list_replace_init(&b.link, &m.link); /* 3 4 5 1 */
+	cds_list_del(&b.link);			 /* self-linked: legal */
+	cds_list_add_rcu(&b.link, &h);		 /* 2 3 4 5 1 */
+	cds_list_del_rcu(&n.link);		 /* 2 3 5 1 */
+	cds_list_replace_rcu(&m.link, &n.link);	 /* 2 3 4 1 */
+	cds_list_splice(&g, &h);		 /* g empty: nothing */
+	cds_list_move_tail(&b.link, &h);	 /* 3 4 1 2 */
 	CHECK_LIST(&h, 3, 4, 1, 2);
 	cr_assert(rculist_list_check(&h));
 	cr_assert_eq(reports, 0, "%s", last_report);

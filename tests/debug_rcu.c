@@ -38,8 +38,8 @@ static void stop_reading(void)
 static const char *not_reading(void)
 {
 	return flavor_is("qsbr") ?
-		"thread is offline: not inside a read-side critical section (call rculist_thread_online() first)" :
-		"not inside a read-side critical section (call rculist_read_lock() first)";
+		       "thread is offline: not inside a read-side critical section (call rculist_thread_online() first)" :
+		       "not inside a read-side critical section (call rculist_read_lock() first)";
 }
 
 static const char *not_registered =
@@ -53,7 +53,9 @@ Test(debug_rcu, list_iterator_outside_reader, .signal = SIGABRT)
 	rculist_register_thread();
 	stop_reading();
 	EXPECT_REPORT("cds_list_for_each_entry_rcu", NULL, "%s", not_reading());
+	/* clang-format off */
 	PROVOKE(cds_list_for_each_entry_rcu(pos, &h, link) (void)pos);
+	/* clang-format on */
 }
 
 Test(debug_rcu, reverse_iterator_outside_reader, .signal = SIGABRT)
@@ -63,8 +65,11 @@ Test(debug_rcu, reverse_iterator_outside_reader, .signal = SIGABRT)
 	ab();
 	rculist_register_thread();
 	stop_reading();
-	EXPECT_REPORT("cds_list_for_each_entry_reverse_rcu", NULL, "%s", not_reading());
+	EXPECT_REPORT("cds_list_for_each_entry_reverse_rcu", NULL, "%s",
+		      not_reading());
+	/* clang-format off */
 	PROVOKE(cds_list_for_each_entry_reverse_rcu(pos, &h, link) (void)pos);
+	/* clang-format on */
 }
 
 Test(debug_rcu, accessor_outside_reader, .signal = SIGABRT)
@@ -86,8 +91,11 @@ Test(debug_rcu, hlist_iterator_outside_reader, .signal = SIGABRT)
 	ab();
 	rculist_register_thread();
 	stop_reading();
-	EXPECT_REPORT("cds_hlist_for_each_entry_rcu_2", NULL, "%s", not_reading());
+	EXPECT_REPORT("cds_hlist_for_each_entry_rcu_2", NULL, "%s",
+		      not_reading());
+	/* clang-format off */
 	PROVOKE(cds_hlist_for_each_entry_rcu_2(pos, &hh, hnode) (void)pos);
+	/* clang-format on */
 }
 
 Test(debug_rcu, iterator_in_unregistered_thread, .signal = SIGABRT)
@@ -98,7 +106,9 @@ Test(debug_rcu, iterator_in_unregistered_thread, .signal = SIGABRT)
 	/* bp registers lazily: there, it is only outside a section */
 	EXPECT_REPORT("cds_list_for_each_rcu", NULL, "%s",
 		      flavor_is("bp") ? not_reading() : not_registered);
+	/* clang-format off */
 	PROVOKE(cds_list_for_each_rcu(pos, &h) (void)pos);
+	/* clang-format on */
 }
 
 Test(debug_rcu, read_lock_in_unregistered_thread, .signal = SIGABRT)
@@ -201,14 +211,15 @@ Test(debug_rcu, correct_readers_report_nothing, .timeout = 10)
 		sum += pos->key;
 	first = cds_list_first_or_null_rcu(&h, struct item, link);
 	cr_assert_eq(first, &a);
-	cr_assert_eq(cds_list_next_or_null_rcu(&h, &a.link, struct item, link), &b);
+	cr_assert_eq(cds_list_next_or_null_rcu(&h, &a.link, struct item, link),
+		     &b);
 	cr_assert_eq(cds_list_entry_rcu(h.prev, struct item, link), &b);
 	pos = first;
 	cds_list_for_each_entry_continue_rcu(pos, &h, link)
-		sum += pos->key;			/* b */
+		sum += pos->key; /* b */
 	pos = first;
 	cds_list_for_each_entry_from_rcu(pos, &h, link)
-		sum += pos->key;			/* a, b */
+		sum += pos->key; /* a, b */
 	cds_hlist_for_each_rcu(hpos, &hh)
 		sum += HITEM_KEY(hpos);
 	cds_hlist_for_each_entry_rcu(pos, hpos, &hh, hnode)
@@ -216,20 +227,20 @@ Test(debug_rcu, correct_readers_report_nothing, .timeout = 10)
 	cds_hlist_for_each_entry_rcu_2(pos, &hh, hnode) {
 		if (pos->key == 2)
 			break;
-		sum += pos->key;			/* a only */
+		sum += pos->key; /* a only */
 	}
 	pos = &a;
 	cds_hlist_for_each_entry_continue_rcu(pos, hnode)
-		sum += pos->key;			/* b */
+		sum += pos->key; /* b */
 	pos = &a;
 	cds_hlist_for_each_entry_from_rcu(pos, hnode)
-		sum += pos->key;			/* a, b */
+		sum += pos->key; /* a, b */
 	rculist_read_unlock();
 	cr_assert_eq(sum, 3 * 5 + 2 + 3 + 1 + 2 + 3);
 
 	rculist_quiescent_state();
 	rculist_thread_offline();
-	rculist_synchronize_rcu();	/* offline, outside any section */
+	rculist_synchronize_rcu(); /* offline, outside any section */
 	rculist_thread_online();
 	cds_list_splice_init_rcu(&h, &g);
 	CHECK_LIST(&g, 1, 2);

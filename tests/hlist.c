@@ -43,7 +43,7 @@ static void check_hempty(const struct cds_hlist_head *h, const char *where)
 	cr_assert(cds_hlist_empty(h), "%s: cds_hlist_empty() is false", where);
 }
 
-#define CHECK_HEMPTY(h)	check_hempty(h, #h)
+#define CHECK_HEMPTY(h) check_hempty(h, #h)
 
 /* Assert that the @n keys seen by an iterator are exactly @keys. */
 static void check_seen(const int *seen, size_t n, const int *keys, size_t nkeys,
@@ -51,18 +51,19 @@ static void check_seen(const int *seen, size_t n, const int *keys, size_t nkeys,
 {
 	size_t i;
 
-	cr_assert_eq(n, nkeys, "%s: visited %zu elements, expected %zu",
-		     where, n, nkeys);
+	cr_assert_eq(n, nkeys, "%s: visited %zu elements, expected %zu", where,
+		     n, nkeys);
 	for (i = 0; i < n; i++)
-		cr_assert_eq(seen[i], keys[i], "%s: visit [%zu] is %d, expected %d",
-			     where, i, seen[i], keys[i]);
+		cr_assert_eq(seen[i], keys[i],
+			     "%s: visit [%zu] is %d, expected %d", where, i,
+			     seen[i], keys[i]);
 }
 
-#define CHECK_SEEN(seen, n, ...)					\
-	do {								\
-		static const int keys_[] = { __VA_ARGS__ };		\
+#define CHECK_SEEN(seen, n, ...)                                             \
+	do {                                                                 \
+		static const int keys_[] = { __VA_ARGS__ };                  \
 		check_seen(seen, n, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-			   #seen);					\
+			   #seen);                                           \
 	} while (0)
 
 /* ------------------------------------------------------- heads, nodes */
@@ -849,7 +850,7 @@ Test(hlist, reader_on_deleted_node_continues)
 	cds_hlist_for_each_entry_rcu_2(e, &h, hnode) {
 		seen[n++] = e->key;
 		if (e->key == 2)
-			cds_hlist_del_rcu(&e->hnode);	/* as an updater would */
+			cds_hlist_del_rcu(&e->hnode); /* as an updater would */
 	}
 	CHECK_SEEN(seen, n, 1, 2, 3);
 	cr_assert_null(e);

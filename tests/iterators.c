@@ -12,16 +12,16 @@
 
 #include "check.h"
 
-#define NELEM	6
+#define NELEM 6
 static struct item e[NELEM];
 static struct cds_list_head h;
 
-#define L(ch)	(&e[(ch) - 'a'].link)
-#define IT(ch)	(&e[(ch) - 'a'])
+#define L(ch)  (&e[(ch) - 'a'].link)
+#define IT(ch) (&e[(ch) - 'a'])
 
 /* The head, as an expression with a side effect: count its evaluations. */
 static int head_evals;
-#define HEAD	(head_evals++, &h)
+#define HEAD (head_evals++, &h)
 
 /* The visit order, as a string of keys. */
 static char seen[64];
@@ -34,11 +34,11 @@ static void visit(int key)
 	seen[nseen] = '\0';
 }
 
-#define CHECK_VISITS(expect)						\
-	do {								\
-		cr_assert_str_eq(seen, expect);				\
-		cr_assert_eq(head_evals, 1, "head evaluated %d times",	\
-			     head_evals);				\
+#define CHECK_VISITS(expect)                                           \
+	do {                                                           \
+		cr_assert_str_eq(seen, expect);                        \
+		cr_assert_eq(head_evals, 1, "head evaluated %d times", \
+			     head_evals);                              \
 	} while (0)
 
 static void reset(void)

@@ -10,12 +10,12 @@
 
 #include "check.h"
 
-#define NELEM	8
+#define NELEM 8
 static struct item e[NELEM];
 static struct cds_list_head h, g;
 
-#define L(ch)	(&e[(ch) - 'a'].link)
-#define IT(ch)	(&e[(ch) - 'a'])
+#define L(ch)  (&e[(ch) - 'a'].link)
+#define IT(ch) (&e[(ch) - 'a'])
 
 /* Fill every element with garbage links, then give it its key. */
 static void setup(void)
@@ -257,7 +257,8 @@ static void check_const(const struct cds_list_head *ch,
 	cr_assert_not(cds_list_is_last(cfirst, ch));
 	cr_assert(cds_list_is_head(ch, ch));
 	cr_assert_eq(cds_list_count_nodes(ch), 2);
-	cr_assert_eq(cds_list_first_entry_or_null(ch, struct item, link)->key, 'a');
+	cr_assert_eq(cds_list_first_entry_or_null(ch, struct item, link)->key,
+		     'a');
 	cr_assert_eq(cds_list_first_entry(ch, struct item, link)->key, 'a');
 	cr_assert_eq(cds_list_last_entry(ch, struct item, link)->key, 'b');
 }

@@ -11,12 +11,12 @@
 
 #include "check.h"
 
-#define NELEM	8
+#define NELEM 8
 static struct item e[NELEM];
 static struct cds_list_head h, g;
 
-#define L(ch)	(&e[(ch) - 'a'].link)
-#define IT(ch)	(&e[(ch) - 'a'])
+#define L(ch)  (&e[(ch) - 'a'].link)
+#define IT(ch) (&e[(ch) - 'a'])
 
 /* Every element holds garbage links and its key; h and g are empty. */
 static void setup(void)

@@ -34,35 +34,41 @@ static void check_nulls_keys(const struct cds_hlist_nulls_head *head,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		cr_assert_not(cds_is_a_nulls(pos), "%s: list ends after %zu of %zu keys",
-			      where, i, n);
-		cr_assert_eq(pos->prev, prev, "%s: [%zu]->prev is wrong", where, i);
-		cr_assert_eq(cds_hlist_nulls_entry(pos, struct nitem, node)->key, keys[i],
-			     "%s: [%zu] is %d, expected %d", where, i,
-			     cds_hlist_nulls_entry(pos, struct nitem, node)->key, keys[i]);
+		cr_assert_not(cds_is_a_nulls(pos),
+			      "%s: list ends after %zu of %zu keys", where, i, n);
+		cr_assert_eq(pos->prev, prev, "%s: [%zu]->prev is wrong", where,
+			     i);
+		cr_assert_eq(cds_hlist_nulls_entry(pos, struct nitem, node)->key,
+			     keys[i], "%s: [%zu] is %d, expected %d", where, i,
+			     cds_hlist_nulls_entry(pos, struct nitem, node)->key,
+			     keys[i]);
 		prev = pos;
 		pos = pos->next;
 	}
 	cr_assert(cds_is_a_nulls(pos), "%s: list longer than %zu keys", where, n);
-	cr_assert_eq(cds_get_nulls_value(pos), nulls, "%s: ends with marker %lu, expected %lu",
-		     where, cds_get_nulls_value(pos), nulls);
-	cr_assert_eq(cds_hlist_nulls_empty(head), n == 0, "%s: empty() is wrong", where);
+	cr_assert_eq(cds_get_nulls_value(pos), nulls,
+		     "%s: ends with marker %lu, expected %lu", where,
+		     cds_get_nulls_value(pos), nulls);
+	cr_assert_eq(cds_hlist_nulls_empty(head), n == 0,
+		     "%s: empty() is wrong", where);
 }
 
 /* CHECK_NULLS(head, nulls, keys...); CHECK_NULLS_EMPTY(head, nulls). */
-#define CHECK_NULLS(head, nulls, ...)					\
-	do {								\
-		static const int keys_[] = { __VA_ARGS__ };		\
-		check_nulls_keys(head, nulls, keys_,			\
+#define CHECK_NULLS(head, nulls, ...)                                      \
+	do {                                                               \
+		static const int keys_[] = { __VA_ARGS__ };                \
+		check_nulls_keys(head, nulls, keys_,                       \
 				 sizeof(keys_) / sizeof(keys_[0]), #head); \
 	} while (0)
-#define CHECK_NULLS_EMPTY(head, nulls)	check_nulls_keys(head, nulls, NULL, 0, #head)
+#define CHECK_NULLS_EMPTY(head, nulls) \
+	check_nulls_keys(head, nulls, NULL, 0, #head)
 
 /* [h] -> it[0] <-> ... <-> it[n-1] -> |nulls|, keys 1..n, linked by hand. */
 static void fill(struct cds_hlist_nulls_head *h, unsigned long nulls,
 		 struct nitem *it, size_t n)
 {
-	struct cds_hlist_nulls_node *prev = (struct cds_hlist_nulls_node *)(void *)h;
+	struct cds_hlist_nulls_node *prev =
+		(struct cds_hlist_nulls_node *)(void *)h;
 	struct cds_hlist_nulls_node *end =
 		(struct cds_hlist_nulls_node *)(((uintptr_t)nulls << 1) | 1);
 	size_t i;
@@ -352,18 +358,18 @@ Test(nulls, moved_element_leads_to_other_marker)
  * key changes (a seqcount), so that a reader can tell "the key changed
  * under me" from "the lookup returned a wrong element".
  */
-#define NBUCKET		16
-#define STABLE		(2 * NBUCKET)
-#define MOVERS		64
-#define MOVER_KEY0	1000
-#define MOVER_KEYS	(8 * NBUCKET)
-#define NUPDATER	2
-#define NREADER		2
-#define RUN_NS		1000000000L
+#define NBUCKET	   16
+#define STABLE	   (2 * NBUCKET)
+#define MOVERS	   64
+#define MOVER_KEY0 1000
+#define MOVER_KEYS (8 * NBUCKET)
+#define NUPDATER   2
+#define NREADER	   2
+#define RUN_NS	   1000000000L
 
 struct telem {
-	int key;		/* atomic: readers load it while it may change */
-	unsigned int gen;	/* odd while the key changes */
+	int key;	  /* atomic: readers load it while it may change */
+	unsigned int gen; /* odd while the key changes */
 	struct cds_hlist_nulls_node node;
 };
 
@@ -484,7 +490,8 @@ static void *updater(void *arg)
 	unsigned long *moves = calloc(1, sizeof(*moves));
 
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
-		struct telem *e = &movers[id + NUPDATER * (rnd(&seed) % (MOVERS / NUPDATER))];
+		struct telem *e =
+			&movers[id + NUPDATER * (rnd(&seed) % (MOVERS / NUPDATER))];
 		unsigned int from = bucket_of(e->key);
 		int key;
 
@@ -529,12 +536,15 @@ Test(nulls, recycled_without_grace_period_readers_restart, .timeout = 30)
 	}
 	for (i = 0; i < MOVERS; i++) {
 		movers[i].key = MOVER_KEY0 + i;
-		cds_hlist_nulls_add_head(&movers[i].node, &table[bucket_of(movers[i].key)]);
+		cds_hlist_nulls_add_head(&movers[i].node,
+					 &table[bucket_of(movers[i].key)]);
 	}
 	for (i = 0; i < NREADER; i++)
 		cr_assert_eq(pthread_create(&rt[i], NULL, reader, &st[i]), 0);
 	for (i = 0; i < NUPDATER; i++)
-		cr_assert_eq(pthread_create(&ut[i], NULL, updater, (void *)(uintptr_t)i), 0);
+		cr_assert_eq(pthread_create(&ut[i], NULL, updater,
+					    (void *)(uintptr_t)i),
+			     0);
 
 	/* RUN_NS, or up to 3 times as long until a reader has restarted. */
 	start = now_ns();
@@ -545,7 +555,8 @@ Test(nulls, recycled_without_grace_period_readers_restart, .timeout = 30)
 		end = now_ns();
 		restarts = 0;
 		for (i = 0; i < NREADER; i++)
-			restarts += __atomic_load_n(&st[i].restarts, __ATOMIC_RELAXED);
+			restarts += __atomic_load_n(&st[i].restarts,
+						    __ATOMIC_RELAXED);
 	} while (end - start < RUN_NS || (!restarts && end - start < 3 * RUN_NS));
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < NUPDATER; i++) {
@@ -569,10 +580,12 @@ Test(nulls, recycled_without_grace_period_readers_restart, .timeout = 30)
 		    sum.mover_hits);
 
 	cr_assert_gt(moves, 1000, "updaters made only %lu moves", moves);
-	cr_assert_gt(sum.lookups, 1000, "readers made only %lu lookups", sum.lookups);
-	cr_assert_eq(sum.wrong, 0, "%lu lookups returned a wrong element", sum.wrong);
-	cr_assert_eq(sum.stable_misses, 0,
-		     "%lu lookups of present keys failed", sum.stable_misses);
+	cr_assert_gt(sum.lookups, 1000, "readers made only %lu lookups",
+		     sum.lookups);
+	cr_assert_eq(sum.wrong, 0, "%lu lookups returned a wrong element",
+		     sum.wrong);
+	cr_assert_eq(sum.stable_misses, 0, "%lu lookups of present keys failed",
+		     sum.stable_misses);
 	cr_assert_gt(sum.mover_hits, 0, "no lookup of a moving key ever hit");
 	cr_assert_gt(sum.restarts, 0,
 		     "no reader ever ended in another bucket: the test did not test");

@@ -19,10 +19,10 @@
 
 TestSuite(reclaim, .timeout = 30);
 
-#define CANARY		0x5ca1ab1ec0ffee00UL
-#define LEAK_SLACK	(32 * 1024L)
-#define NBLOCKS		100000
-#define ROUND		1000
+#define CANARY	   0x5ca1ab1ec0ffee00UL
+#define LEAK_SLACK (32 * 1024L)
+#define NBLOCKS	   100000
+#define ROUND	   1000
 
 /* The rcu_head first ... */
 struct blk_head_first {
@@ -84,8 +84,8 @@ static void check_no_leak(long baseline, const char *what)
 
 	rculist_rcu_barrier();
 	delta = in_use() - baseline;
-	cr_log_info("%s: %ld bytes above the baseline after the barrier",
-		    what, delta);
+	cr_log_info("%s: %ld bytes above the baseline after the barrier", what,
+		    delta);
 	cr_assert_leq(delta, LEAK_SLACK,
 		      "%s: %ld bytes still allocated after rculist_rcu_barrier()",
 		      what, delta);
@@ -139,7 +139,7 @@ Test(reclaim, leak_check_sees_a_leak)
 }
 
 /* Several threads queue frees at once. */
-#define NTHREADS	4
+#define NTHREADS 4
 
 static void *free_rcu_thread(void *arg)
 {
@@ -154,7 +154,8 @@ static void run_threads(long blocks_each)
 
 	for (i = 0; i < NTHREADS; i++)
 		cr_assert_eq(pthread_create(&tid[i], NULL, free_rcu_thread,
-					    (void *)(intptr_t)blocks_each), 0);
+					    (void *)(intptr_t)blocks_each),
+			     0);
 	for (i = 0; i < NTHREADS; i++)
 		cr_assert_eq(pthread_join(tid[i], NULL), 0);
 }
@@ -176,11 +177,11 @@ Test(reclaim, free_rcu_from_several_threads)
  * freed while the reader's section lasts (its contents stay intact and
  * it is still counted), and is freed after.
  */
-#define BIG	(64 * 1024)
+#define BIG (64 * 1024)
 
 static struct {
 	unsigned char *block;
-	int stage;		/* 1: reader in its section; 2: may leave */
+	int stage; /* 1: reader in its section; 2: may leave */
 	int intact;
 } hold;
 
@@ -276,7 +277,7 @@ static void *reader_until_barrier(void *arg)
 	__atomic_store_n(&hold.stage, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&barrier_started, __ATOMIC_ACQUIRE))
 		usleep(1000);
-	usleep(20 * 1000);	/* the barrier queues its callback meanwhile */
+	usleep(20 * 1000); /* the barrier queues its callback meanwhile */
 	rculist_read_unlock();
 	rculist_quiescent_state();
 	rculist_unregister_thread();
@@ -306,7 +307,7 @@ Test(reclaim, rcu_barrier_waits_for_a_batch_being_freed)
  * any thread, slow ones included, and for rculist_free_rcu() blocks
  * queued among them.
  */
-#define NCALLS	5000
+#define NCALLS 5000
 
 struct counted {
 	struct rcu_head rcu;
@@ -348,7 +349,8 @@ Test(reclaim, rcu_barrier_runs_every_callback)
 	int i;
 
 	for (i = 0; i < 2; i++)
-		cr_assert_eq(pthread_create(&tid[i], NULL, queue_callbacks, NULL), 0);
+		cr_assert_eq(pthread_create(&tid[i], NULL, queue_callbacks, NULL),
+			     0);
 	for (i = 0; i < 2; i++)
 		cr_assert_eq(pthread_join(tid[i], NULL), 0);
 	rculist_rcu_barrier();

@@ -18,8 +18,10 @@ Test(runtime, flavor_name_is_one_of_three)
 {
 	const char *name = rculist_flavor_name();
 
+	/* clang-format off */
 	cr_assert(strcmp(name, "memb") == 0 || strcmp(name, "qsbr") == 0 ||
 		  strcmp(name, "bp") == 0, "unexpected flavour %s", name);
+	/* clang-format on */
 }
 
 Test(runtime, version_matches_header)
@@ -135,7 +137,8 @@ Test(runtime, thread_exiting_registered_does_not_block_synchronize, .timeout = 2
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		cr_assert_eq(pthread_create(&tid, NULL, exit_registered, NULL), 0);
+		cr_assert_eq(pthread_create(&tid, NULL, exit_registered, NULL),
+			     0);
 		cr_assert_eq(pthread_join(tid, NULL), 0);
 		assert_synchronize_returns("after a thread exited registered");
 	}
@@ -151,13 +154,13 @@ static void *reregister(void *arg)
 	rculist_read_unlock();
 	rculist_quiescent_state();
 	rculist_unregister_thread();
-	stage_set(1);		/* unregistered, and staying so a while */
+	stage_set(1); /* unregistered, and staying so a while */
 	stage_wait(2);
 
 	rculist_register_thread();
 	rculist_read_lock();
 	ongoing_after_reregister = rculist_read_ongoing();
-	stage_set(3);		/* in a read-side section: holds up grace periods */
+	stage_set(3); /* in a read-side section: holds up grace periods */
 	stage_wait(4);
 	rculist_read_unlock();
 	rculist_quiescent_state();
@@ -198,11 +201,11 @@ static void *goes_offline(void *arg)
 	(void)arg;
 	rculist_register_thread();
 	rculist_thread_offline();
-	stage_set(1);		/* offline: blocks, reads nothing */
+	stage_set(1); /* offline: blocks, reads nothing */
 	stage_wait(2);
 	rculist_thread_online();
 	rculist_read_lock();
-	stage_set(3);		/* online, inside a section */
+	stage_set(3); /* online, inside a section */
 	stage_wait(4);
 	rculist_read_unlock();
 	rculist_thread_offline();
@@ -237,7 +240,7 @@ Test(runtime, offline_thread_does_not_block_synchronize, .timeout = 20)
 	cr_assert_eq(pthread_join(tid, NULL), 0);
 }
 
-#define NCALLS	100
+#define NCALLS 100
 
 struct counted {
 	struct rcu_head rcu;

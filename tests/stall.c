@@ -20,8 +20,8 @@
 
 struct stuck {
 	long tid;
-	int ready;		/* the reader is inside its section */
-	int release;		/* let the reader leave */
+	int ready;   /* the reader is inside its section */
+	int release; /* let the reader leave */
 };
 
 static void *stuck_reader(void *arg)
@@ -94,7 +94,7 @@ static char *stall_once(const char *timeout_ms, long wait_ms, long *tid)
 	cr_assert_eq(dup2(fileno(out), STDERR_FILENO), STDERR_FILENO);
 	r = (struct releaser){ &s, out, wait_ms };
 	cr_assert_eq(pthread_create(&releaser, NULL, release_later, &r), 0);
-	rculist_synchronize_rcu();	/* returns once the reader is let go */
+	rculist_synchronize_rcu(); /* returns once the reader is let go */
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 
@@ -118,8 +118,8 @@ Test(stall, stuck_reader_is_reported_with_its_thread_id)
 	const char *out = stall_once("50", 5000, &tid);
 	const char *nl = strchr(out, '\n');
 
-	snprintf(expect, sizeof(expect), "rculist: %s grace period stalled for ",
-		 rculist_flavor_name());
+	snprintf(expect, sizeof(expect),
+		 "rculist: %s grace period stalled for ", rculist_flavor_name());
 	cr_assert(strncmp(out, expect, strlen(expect)) == 0,
 		  "no stall report, stderr was: \"%s\"", out);
 	cr_assert_not_null(nl, "report is not a whole line: \"%s\"", out);
@@ -129,8 +129,9 @@ Test(stall, stuck_reader_is_reported_with_its_thread_id)
 		snprintf(expect, sizeof(expect), "blocked by tid %ld ", tid);
 		cr_assert_not_null(strstr(out, expect),
 				   "tid %ld not named in \"%s\"", tid, out);
-		cr_assert_not_null(strstr(out, "not quiescent since the grace period began"),
-				   "%s", out);
+		cr_assert_not_null(
+			strstr(out, "not quiescent since the grace period began"),
+			"%s", out);
 	} else {
 		/* bp keeps no registry we may read: flavour and time only */
 		cr_assert_null(strstr(out, "tid"), "%s", out);

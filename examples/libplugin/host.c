@@ -50,10 +50,10 @@ static void *need(void *lib, const char *name)
 	return sym;
 }
 
-#define BIND(field, name)						\
-	do {								\
-		void *sym_ = need(lib, name);				\
-		memcpy(&plugin.field, &sym_, sizeof(plugin.field));	\
+#define BIND(field, name)                                           \
+	do {                                                        \
+		void *sym_ = need(lib, name);                       \
+		memcpy(&plugin.field, &sym_, sizeof(plugin.field)); \
 	} while (0)
 
 static void load_plugin(const char *path)
@@ -82,10 +82,12 @@ static const struct {
 	unsigned long (*runs)(void);
 	unsigned long (*failures)(void);
 	void (*stop)(void);
+	/* clang-format off */
 } plugin = {
 	plugin_start, plugin_set, plugin_remove, plugin_lookup,
 	plugin_watchdog_runs, plugin_watchdog_failures, plugin_stop,
 };
+/* clang-format on */
 #define HOW "linked"
 #endif
 
@@ -98,11 +100,11 @@ static void *worker(void *arg)
 {
 	(void)arg;
 	while (!atomic_load(&loaded))
-		;	/* started before the plugin is there */
+		; /* started before the plugin is there */
 	while (!atomic_load(&stop)) {
 		if (plugin.lookup("config") < 0)
 			atomic_fetch_add(&misses, 1);
-		plugin.lookup("volatile");	/* may or may not be there */
+		plugin.lookup("volatile"); /* may or may not be there */
 		atomic_fetch_add(&lookups, 1);
 	}
 	return NULL;
@@ -149,8 +151,9 @@ int main(int argc, char **argv)
 
 	printf("host (plugin %s): %lu lookups from %d unregistered threads, "
 	       "%lu missed; %lu watchdog lookups from signal handlers, %lu "
-	       "failed\n", HOW, atomic_load(&lookups), NTHREADS,
-	       atomic_load(&misses), plugin.runs(), plugin.failures());
+	       "failed\n",
+	       HOW, atomic_load(&lookups), NTHREADS, atomic_load(&misses),
+	       plugin.runs(), plugin.failures());
 	return atomic_load(&misses) || plugin.failures() || !plugin.runs() ||
 	       !atomic_load(&lookups);
 }

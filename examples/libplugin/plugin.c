@@ -26,7 +26,7 @@
 struct entry {
 	char name[24];
 	int value;
-	int check;		/* ~value: a freed or torn entry fails it */
+	int check; /* ~value: a freed or torn entry fails it */
 	struct cds_list_head link;
 	struct rcu_head rcu;
 };

@@ -31,19 +31,19 @@
 
 #include <rculist.h>
 
-#define NBUCKETS	64
-#define NSESSIONS	256
+#define NBUCKETS  64
+#define NSESSIONS 256
 
 struct session {
 	uint32_t id;
 	uint32_t value;
-	uint32_t check;		/* id ^ value: a freed session fails it */
+	uint32_t check; /* id ^ value: a freed session fails it */
 	struct cds_hlist_node node;
 	struct rcu_head rcu;
 };
 
 static struct cds_hlist_head table[NBUCKETS];
-static int requests[2];		/* the pipe: main writes ids, workers read */
+static int requests[2]; /* the pipe: main writes ids, workers read */
 static atomic_int stop_updater;
 static atomic_ulong updates;
 
@@ -162,11 +162,13 @@ static long count_instructions(void (*fn)(void))
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_trap;
 	sigaction(SIGTRAP, &sa, &prev);
-	fn();		/* warm up: bind the symbol, fault the page in */
+	fn(); /* warm up: bind the symbol, fault the page in */
 	steps = 0;
+	/* clang-format off */
 	__asm__ volatile("pushfq\n\torq $0x100, (%%rsp)\n\tpopfq" ::: "memory", "cc");
 	fn();
 	__asm__ volatile("pushfq\n\tandq $~0x100, (%%rsp)\n\tpopfq" ::: "memory", "cc");
+	/* clang-format on */
 	sigaction(SIGTRAP, &prev, NULL);
 	return steps;
 }
@@ -206,19 +208,21 @@ static void report_read_side(void)
 
 	printf("read side [%s]: a call of rculist_read_lock() executes %ld "
 	       "instructions, rculist_read_unlock() %ld, an empty function %ld: "
-	       "%s\n", rculist_flavor_name(), lock, unlock, base,
+	       "%s\n",
+	       rculist_flavor_name(), lock, unlock, base,
 	       lock == base && unlock == base ?
-	       "no read-side instructions, only the calls" :
-	       "the read side executes instructions");
+		       "no read-side instructions, only the calls" :
+		       "the read side executes instructions");
 	printf("read side [%s]: one lookup, hash and bucket walk included, "
-	       "executes %ld instructions\n", rculist_flavor_name(),
-	       count_instructions(one_lookup) - base);
+	       "executes %ld instructions\n",
+	       rculist_flavor_name(), count_instructions(one_lookup) - base);
 }
 #else
 static void report_read_side(void)
 {
 	printf("read side [%s]: instruction count not measured on this "
-	       "architecture\n", rculist_flavor_name());
+	       "architecture\n",
+	       rculist_flavor_name());
 }
 #endif
 

@@ -28,18 +28,18 @@
 #include <rculist.h>
 
 struct route {
-	uint32_t prefix;	/* network byte order not needed here */
-	unsigned int len;	/* prefix length, 0..32 */
+	uint32_t prefix;  /* network byte order not needed here */
+	unsigned int len; /* prefix length, 0..32 */
 	uint32_t nexthop;
 	unsigned long generation;
-	uint32_t check;		/* prefix ^ len ^ nexthop ^ generation */
+	uint32_t check; /* prefix ^ len ^ nexthop ^ generation */
 	struct cds_list_head link;
 	struct rcu_head rcu;
 };
 
 #define NROUTES 16
 
-static CDS_LIST_HEAD(routes);	/* most specific first */
+static CDS_LIST_HEAD(routes); /* most specific first */
 static pthread_mutex_t routes_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int stop, ready;
 
@@ -88,7 +88,7 @@ static void route_insert(struct route *r)
 static void reload(unsigned long generation)
 {
 	struct route *r, *tmp, *fresh;
-	uint32_t extra = 0xc0a80110;	/* 192.168.1.16/28 */
+	uint32_t extra = 0xc0a80110; /* 192.168.1.16/28 */
 
 	pthread_mutex_lock(&routes_lock);
 	cds_list_for_each_entry_safe(r, tmp, &routes, link) {
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nreaders; i++)
 		pthread_create(&tids[i], NULL, reader, &stats[i]);
 	while (atomic_load(&ready) < nreaders)
-		sched_yield();		/* reload under the readers' feet */
+		sched_yield(); /* reload under the readers' feet */
 	for (gen = 1; gen <= reloads; gen++)
 		reload(gen);
 	stop = 1;

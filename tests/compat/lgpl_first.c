@@ -34,6 +34,8 @@ int main(void)
 		n = n * 10 + pos->key;
 	/* rculist's swap is not in liburcu: the names are ours. */
 	cds_list_swap(&a.link, &b.link);
+	/* clang-format off */
 	return sum == 12 && n == 21 && cds_list_empty(&list) &&
 	       cds_list_first_entry(&other, struct node, link) == &b ? 0 : 1;
+	/* clang-format on */
 }

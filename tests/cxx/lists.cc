@@ -33,7 +33,7 @@ void free_item(struct rcu_head *head)
 {
 	struct item *it = reinterpret_cast<struct item *>(
 		reinterpret_cast<char *>(head) - offsetof(struct item, rcu));
-	it->key = -1;	/* poison: a reader that still sees it would notice */
+	it->key = -1; /* poison: a reader that still sees it would notice */
 	std::free(it);
 	freed_by_callback++;
 }
@@ -155,8 +155,8 @@ int main()
 
 	rculist_unregister_thread();
 	std::printf("C++%ld: every iterator, lists, hlists, call_rcu under %s "
-		    "(%ld reader walks): %s\n", (long)__cplusplus / 100 % 100,
-		    rculist_flavor_name(), reader_walks.load(),
-		    iter_failures ? "FAILED" : "ok");
+		    "(%ld reader walks): %s\n",
+		    (long)__cplusplus / 100 % 100, rculist_flavor_name(),
+		    reader_walks.load(), iter_failures ? "FAILED" : "ok");
 	return iter_failures != 0;
 }

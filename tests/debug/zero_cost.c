@@ -18,6 +18,8 @@ typedef struct cds_list_head L;
 typedef struct cds_hlist_node N;
 typedef struct cds_hlist_head H;
 
+/* One line per function, a table: clang-format would unfold it. */
+/* clang-format off */
 /* Plain list operations. */
 void z_init(L *h) { CDS_INIT_LIST_HEAD(h); }
 void z_add(L *n, L *h) { cds_list_add(n, h); }
@@ -123,3 +125,4 @@ long z_hfe_entry_rcu(H *h) { struct obj *o; N *p; long s = 0; cds_hlist_for_each
 long z_hfe_entry_rcu_2(H *h) { struct obj *o; long s = 0; cds_hlist_for_each_entry_rcu_2(o, h, node) s += o->key; return s; }
 long z_hfe_entry_continue_rcu(struct obj *o) { long s = 0; cds_hlist_for_each_entry_continue_rcu(o, node) s += o->key; return s; }
 long z_hfe_entry_from_rcu(struct obj *o) { long s = 0; cds_hlist_for_each_entry_from_rcu(o, node) s += o->key; return s; }
+/* clang-format on */

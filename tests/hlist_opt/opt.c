@@ -26,24 +26,25 @@
 #define NOINLINE __attribute__((noinline))
 
 struct elem {
-	long pad[3];			/* the node is NOT at offset 0 */
+	long pad[3]; /* the node is NOT at offset 0 */
 	int key;
 	struct cds_hlist_node node;
 	struct cds_hlist_nulls_node nnode;
 };
 
-#define MAXN	8
+#define MAXN 8
 
 static int failures;
 
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "hlist_opt: %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-			failures++;					\
-		}							\
+#define CHECK(cond, ...)                                                \
+	do {                                                            \
+		if (!(cond)) {                                          \
+			fprintf(stderr, "hlist_opt: %s:%d: ", __FILE__, \
+				__LINE__);                              \
+			fprintf(stderr, __VA_ARGS__);                   \
+			fputc('\n', stderr);                            \
+			failures++;                                     \
+		}                                                       \
 	} while (0)
 
 /* The keys a walk saw. */
@@ -66,11 +67,12 @@ static void expect(const struct seen *s, int first, int last, const char *what,
 	int want = last >= first ? last - first + 1 : 0;
 	int i;
 
-	CHECK(s->n == want, "%s, list of %d: visited %d, expected %d",
-	      what, len, s->n, want);
+	CHECK(s->n == want, "%s, list of %d: visited %d, expected %d", what,
+	      len, s->n, want);
 	for (i = 0; i < s->n && i < want && i <= MAXN; i++)
-		CHECK(s->key[i] == first + i, "%s, list of %d: [%d] is %d, expected %d",
-		      what, len, i, s->key[i], first + i);
+		CHECK(s->key[i] == first + i,
+		      "%s, list of %d: [%d] is %d, expected %d", what, len, i,
+		      s->key[i], first + i);
 }
 
 /* ----------------------------------------------------------- the walks
@@ -176,15 +178,16 @@ static NOINLINE void walk_continue(struct cds_hlist_head *h, struct seen *s)
 
 static NOINLINE void walk_continue_rcu(struct cds_hlist_head *h, struct seen *s)
 {
-	struct elem *e = cds_hlist_entry_safe(rculist__deref(h->next),
-					      struct elem, node);
+	struct elem *e =
+		cds_hlist_entry_safe(rculist__deref(h->next), struct elem, node);
 
 	if (!e)
 		return;
 	saw(s, e->key);
 	cds_hlist_for_each_entry_continue_rcu(e, node)
 		saw(s, e->key);
-	CHECK(e == NULL, "for_each_entry_continue_rcu: entry not NULL at the end");
+	CHECK(e == NULL,
+	      "for_each_entry_continue_rcu: entry not NULL at the end");
 }
 
 static NOINLINE void walk_from(struct cds_hlist_head *h, struct seen *s)
@@ -198,8 +201,8 @@ static NOINLINE void walk_from(struct cds_hlist_head *h, struct seen *s)
 
 static NOINLINE void walk_from_rcu(struct cds_hlist_head *h, struct seen *s)
 {
-	struct elem *e = cds_hlist_entry_safe(rculist__deref(h->next),
-					      struct elem, node);
+	struct elem *e =
+		cds_hlist_entry_safe(rculist__deref(h->next), struct elem, node);
 
 	cds_hlist_for_each_entry_from_rcu(e, node)
 		saw(s, e->key);
@@ -219,7 +222,8 @@ static NOINLINE void walk_nulls(struct cds_hlist_nulls_head *h, struct seen *s)
 	      "nulls_for_each_entry: cursor is not the end marker 7");
 }
 
-static NOINLINE void walk_nulls_rcu(struct cds_hlist_nulls_head *h, struct seen *s)
+static NOINLINE void walk_nulls_rcu(struct cds_hlist_nulls_head *h,
+				    struct seen *s)
 {
 	struct elem *e;
 	struct cds_hlist_nulls_node *pos;
@@ -248,10 +252,11 @@ static NOINLINE int break_at_2(struct cds_hlist_head *h)
  * member's address.  Built with -DHLIST_OPT_NAIVE and UBSan, this program
  * must fail (tests/hlist_opt.mk expects it to).
  */
-#define naive_for_each_entry_2(entry, head, member)			\
+#define naive_for_each_entry_2(entry, head, member)                        \
 	for ((entry) = cds_hlist_entry((head)->next, struct elem, member); \
-	     &(entry)->member != NULL;					\
-	     (entry) = cds_hlist_entry((entry)->member.next, struct elem, member))
+	     &(entry)->member != NULL;                                     \
+	     (entry) = cds_hlist_entry((entry)->member.next, struct elem,  \
+				       member))
 
 static NOINLINE void walk_naive(struct cds_hlist_head *h, struct seen *s)
 {
@@ -328,7 +333,8 @@ static void check_walks(int len)
 	rculist_read_lock();
 	i = break_at_2(&h);
 	rculist_read_unlock();
-	CHECK(i == (len >= 2 ? 2 : 0), "break at key 2, list of %d: got %d", len, i);
+	CHECK(i == (len >= 2 ? 2 : 0), "break at key 2, list of %d: got %d",
+	      len, i);
 	free(el);
 }
 
@@ -342,27 +348,25 @@ static NOINLINE struct cds_hlist_node *del_only(struct cds_hlist_head *h,
 	CDS_INIT_HLIST_HEAD(h);
 	cds_hlist_add_head(&a->node, h);
 	cds_hlist_del(&a->node);
-	return h->next;				/* NULL */
+	return h->next; /* NULL */
 }
 
-static NOINLINE struct cds_hlist_node *add_before_first(struct cds_hlist_head *h,
-							struct elem *a,
-							struct elem *b)
+static NOINLINE struct cds_hlist_node *
+add_before_first(struct cds_hlist_head *h, struct elem *a, struct elem *b)
 {
 	CDS_INIT_HLIST_HEAD(h);
 	cds_hlist_add_head(&b->node, h);
 	cds_hlist_add_before(&a->node, &b->node);
-	return h->next;				/* a */
+	return h->next; /* a */
 }
 
-static NOINLINE struct cds_hlist_node *add_before_rcu_first(struct cds_hlist_head *h,
-							    struct elem *a,
-							    struct elem *b)
+static NOINLINE struct cds_hlist_node *
+add_before_rcu_first(struct cds_hlist_head *h, struct elem *a, struct elem *b)
 {
 	CDS_INIT_HLIST_HEAD(h);
 	cds_hlist_add_head(&b->node, h);
 	cds_hlist_add_before_rcu(&a->node, &b->node);
-	return h->next;				/* a */
+	return h->next; /* a */
 }
 
 static NOINLINE struct cds_hlist_node *del_rcu_only(struct cds_hlist_head *h,
@@ -371,7 +375,7 @@ static NOINLINE struct cds_hlist_node *del_rcu_only(struct cds_hlist_head *h,
 	CDS_INIT_HLIST_HEAD(h);
 	cds_hlist_add_head(&a->node, h);
 	cds_hlist_del_rcu(&a->node);
-	return h->next;				/* NULL */
+	return h->next; /* NULL */
 }
 
 static NOINLINE struct cds_hlist_node *del_init_only(struct cds_hlist_head *h,
@@ -380,17 +384,16 @@ static NOINLINE struct cds_hlist_node *del_init_only(struct cds_hlist_head *h,
 	CDS_INIT_HLIST_HEAD(h);
 	cds_hlist_add_head(&a->node, h);
 	cds_hlist_del_init_rcu(&a->node);
-	return h->next;				/* NULL */
+	return h->next; /* NULL */
 }
 
-static NOINLINE struct cds_hlist_node *replace_first(struct cds_hlist_head *h,
-						     struct elem *a,
-						     struct elem *b)
+static NOINLINE struct cds_hlist_node *
+replace_first(struct cds_hlist_head *h, struct elem *a, struct elem *b)
 {
 	CDS_INIT_HLIST_HEAD(h);
 	cds_hlist_add_head(&a->node, h);
 	cds_hlist_replace_rcu(&a->node, &b->node);
-	return h->next;				/* b */
+	return h->next; /* b */
 }
 
 static NOINLINE struct cds_hlist_node *add_tail_empty(struct cds_hlist_head *h,
@@ -398,33 +401,33 @@ static NOINLINE struct cds_hlist_node *add_tail_empty(struct cds_hlist_head *h,
 {
 	CDS_INIT_HLIST_HEAD(h);
 	cds_hlist_add_tail_rcu(&a->node, h);
-	return h->next;				/* a */
+	return h->next; /* a */
 }
 
-static NOINLINE struct cds_hlist_nulls_node *nulls_del_only(struct cds_hlist_nulls_head *h,
-							    struct elem *a)
+static NOINLINE struct cds_hlist_nulls_node *
+nulls_del_only(struct cds_hlist_nulls_head *h, struct elem *a)
 {
 	CDS_INIT_HLIST_NULLS_HEAD(h, 3);
 	cds_hlist_nulls_add_head(&a->nnode, h);
 	cds_hlist_nulls_del(&a->nnode);
-	return h->next;				/* the marker 3 */
+	return h->next; /* the marker 3 */
 }
 
-static NOINLINE struct cds_hlist_nulls_node *nulls_del_rcu_only(struct cds_hlist_nulls_head *h,
-								struct elem *a)
+static NOINLINE struct cds_hlist_nulls_node *
+nulls_del_rcu_only(struct cds_hlist_nulls_head *h, struct elem *a)
 {
 	CDS_INIT_HLIST_NULLS_HEAD(h, 3);
 	cds_hlist_nulls_add_head_rcu(&a->nnode, h);
 	cds_hlist_nulls_del_init_rcu(&a->nnode);
-	return h->next;				/* the marker 3 */
+	return h->next; /* the marker 3 */
 }
 
-static NOINLINE struct cds_hlist_nulls_node *nulls_add_tail_empty(struct cds_hlist_nulls_head *h,
-								  struct elem *a)
+static NOINLINE struct cds_hlist_nulls_node *
+nulls_add_tail_empty(struct cds_hlist_nulls_head *h, struct elem *a)
 {
 	CDS_INIT_HLIST_NULLS_HEAD(h, 3);
 	cds_hlist_nulls_add_tail_rcu(&a->nnode, h);
-	return h->next;				/* a */
+	return h->next; /* a */
 }
 
 static void check_aliasing(void)
@@ -439,12 +442,14 @@ static void check_aliasing(void)
 	      "add_before the first node: head->next stale");
 	CHECK(add_before_rcu_first(&h, &a, &b) == &a.node,
 	      "add_before_rcu the first node: head->next stale");
-	CHECK(del_rcu_only(&h, &a) == NULL, "del_rcu of the only node: head->next stale");
+	CHECK(del_rcu_only(&h, &a) == NULL,
+	      "del_rcu of the only node: head->next stale");
 	CHECK(del_init_only(&h, &a) == NULL,
 	      "del_init_rcu of the only node: head->next stale");
 	CHECK(replace_first(&h, &a, &b) == &b.node,
 	      "replace_rcu of the first node: head->next stale");
-	CHECK(add_tail_empty(&h, &a) == &a.node, "add_tail_rcu on empty: head->next stale");
+	CHECK(add_tail_empty(&h, &a) == &a.node,
+	      "add_tail_rcu on empty: head->next stale");
 	m = nulls_del_only(&nh, &a);
 	CHECK(cds_is_a_nulls(m) && cds_get_nulls_value(m) == 3,
 	      "nulls_del of the only node: head->next stale");

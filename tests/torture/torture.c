@@ -58,14 +58,14 @@
 
 #include <rculist.h>
 
-#define RING_LEN	32
-#define NLISTS		3
-#define NBUCKETS	8
-#define LIST_TARGET	24	/* updaters grow lists towards this length */
-#define WALK_LIMIT	100000	/* more steps than this: the walk is a loop */
+#define RING_LEN    32
+#define NLISTS	    3
+#define NBUCKETS    8
+#define LIST_TARGET 24	   /* updaters grow lists towards this length */
+#define WALK_LIMIT  100000 /* more steps than this: the walk is a loop */
 
-#define MAGIC_LIVE	0x11fe11fe11fe11feUL
-#define MAGIC_POISON	0xdeaddeaddeaddeadUL
+#define MAGIC_LIVE   0x11fe11fe11fe11feUL
+#define MAGIC_POISON 0xdeaddeaddeaddeadUL
 
 struct elem {
 	unsigned long magic;
@@ -74,7 +74,7 @@ struct elem {
 	struct cds_hlist_node hnode;
 	struct rcu_head rcu;
 #ifdef RCULIST_NULLS_H
-	struct cds_hlist_nulls_node nnode;	/* type-stable pool only */
+	struct cds_hlist_nulls_node nnode; /* type-stable pool only */
 #endif
 };
 
@@ -95,28 +95,32 @@ static struct cds_hlist_head buckets[NBUCKETS];
 static pthread_mutex_t bucket_lock[NBUCKETS];
 
 #ifdef RCULIST_NULLS_H
-#define NULLS_BUCKETS	4
-#define NULLS_POOL	48
+#define NULLS_BUCKETS 4
+#define NULLS_POOL    48
 static struct cds_hlist_nulls_head nulls[NULLS_BUCKETS];
 static struct elem *nulls_pool[NULLS_POOL];
 static pthread_mutex_t nulls_lock = PTHREAD_MUTEX_INITIALIZER;
 #endif
 
 static volatile int stop;
-static long next_key = RING_LEN;	/* under the locks' serialisation: atomic */
+static long next_key = RING_LEN; /* under the locks' serialisation: atomic */
 
 /* ------------------------------------------------------------ counters */
+/* clang-format off */
 enum counter {
 	C_READS, C_WALK_STEPS, C_UPDATES, C_GRACE_PERIODS, C_CALLBACKS,
 	C_FREE_RCU, C_ALLOCS, C_FREES, C_SIGNAL_READS, C_FORKS, C_EXITED,
 	C_QS, C_OFFLINE, C_NULLS_RESTARTS, NCOUNTERS
 };
+/* clang-format on */
+/* clang-format off */
 static const char *const counter_name[NCOUNTERS] = {
 	"reads", "walk steps", "updates", "grace periods", "callbacks",
 	"free_rcu", "allocs", "frees", "signal reads", "forks",
 	"threads exited registered", "quiescent states", "offline sleeps",
 	"nulls restarts",
 };
+/* clang-format on */
 static unsigned long counters[NCOUNTERS];
 
 static void count(enum counter c, unsigned long n)
@@ -125,11 +129,13 @@ static void count(enum counter c, unsigned long n)
 }
 
 /* The invariants; each fails on its first violation. */
+/* clang-format off */
 enum check {
 	K_POISON, K_RING_FORWARD, K_RING_BACKWARD, K_RING_CONTINUE,
 	K_NO_DUP, K_TERMINATES, K_BUCKET, K_SIGNAL, K_FORK_CHILD,
 	K_EXIT_REGISTERED, K_FINAL_SHAPE, K_ALL_FREED, K_NULLS, NCHECKS
 };
+/* clang-format on */
 static const char *const check_name[NCHECKS] = {
 	"no reader sees a poisoned element",
 	"forward walk of the replace-only ring sees exactly its length",
@@ -235,7 +241,7 @@ static int touch(const struct elem *e)
 }
 
 /* Keys seen in the current walk: an open-addressed set, stamped per walk. */
-#define SEEN_SLOTS	4096
+#define SEEN_SLOTS 4096
 struct seen {
 	unsigned long walk;
 	unsigned long stamp[SEEN_SLOTS];
@@ -316,23 +322,22 @@ static void walk_ring_split(long stop_at, int from)
 			return;
 		if (e->key == stop_at)
 			break;
-		if (++n > WALK_LIMIT)
-			{
+		if (++n > WALK_LIMIT) {
 			violation(K_TERMINATES, "ring split", n, 0);
 			return;
 		}
 	}
-	if (&e->link == &ring)
-		{
-			violation(K_RING_CONTINUE, "key not found", stop_at, n);
-			return;
-		}
+	if (&e->link == &ring) {
+		violation(K_RING_CONTINUE, "key not found", stop_at, n);
+		return;
+	}
 	if (from) {
 		cds_list_for_each_entry_from_rcu(e, &ring, link) {
 			if (!touch(e))
 				return;
 			if (e->key != n)
-				violation(K_RING_CONTINUE, "from: key", e->key, n);
+				violation(K_RING_CONTINUE, "from: key", e->key,
+					  n);
 			n++;
 		}
 	} else {
@@ -341,7 +346,8 @@ static void walk_ring_split(long stop_at, int from)
 			if (!touch(e))
 				return;
 			if (e->key != n)
-				violation(K_RING_CONTINUE, "continue: key", e->key, n);
+				violation(K_RING_CONTINUE, "continue: key",
+					  e->key, n);
 			n++;
 		}
 	}
@@ -362,11 +368,10 @@ static void walk_list(struct seen *s, struct cds_list_head *head, int backward)
 				return;
 			if (!seen_add(s, e->key))
 				violation(K_NO_DUP, "list backward", e->key, n);
-			if (++n > WALK_LIMIT)
-				{
-			violation(K_TERMINATES, "list backward", n, 0);
-			return;
-		}
+			if (++n > WALK_LIMIT) {
+				violation(K_TERMINATES, "list backward", n, 0);
+				return;
+			}
 		}
 	} else {
 		cds_list_for_each_entry_rcu(e, head, link) {
@@ -374,11 +379,10 @@ static void walk_list(struct seen *s, struct cds_list_head *head, int backward)
 				return;
 			if (!seen_add(s, e->key))
 				violation(K_NO_DUP, "list forward", e->key, n);
-			if (++n > WALK_LIMIT)
-				{
-			violation(K_TERMINATES, "list forward", n, 0);
-			return;
-		}
+			if (++n > WALK_LIMIT) {
+				violation(K_TERMINATES, "list forward", n, 0);
+				return;
+			}
 		}
 	}
 	count(C_WALK_STEPS, (unsigned long)n);
@@ -399,8 +403,7 @@ static void walk_bucket(struct seen *s, unsigned int b, long lookup)
 			violation(K_NO_DUP, "hlist", e->key, n);
 		if (e->key == lookup)
 			break;
-		if (++n > WALK_LIMIT)
-			{
+		if (++n > WALK_LIMIT) {
 			violation(K_TERMINATES, "hlist", n, 0);
 			return;
 		}
@@ -513,7 +516,7 @@ static void park_if_asked(int registered)
 
 struct reader_arg {
 	int id;
-	int registers;		/* 0: a bp thread that never registers */
+	int registers; /* 0: a bp thread that never registers */
 };
 
 static void *reader(void *p)
@@ -684,17 +687,18 @@ static void update_bucket(unsigned int x)
 static void update_nulls(unsigned int x)
 {
 	struct elem *e = nulls_pool[x % NULLS_POOL];
-	long key = new_key() * NULLS_BUCKETS + (long)(x / NULLS_POOL % NULLS_BUCKETS);
+	long key = new_key() * NULLS_BUCKETS +
+		   (long)(x / NULLS_POOL % NULLS_BUCKETS);
 
 	pthread_mutex_lock(&nulls_lock);
 	cds_hlist_nulls_del_rcu(&e->nnode);
 	__atomic_store_n(&e->key, key, __ATOMIC_RELAXED);
 	if (x & (1u << 20))
-		cds_hlist_nulls_add_tail_rcu(&e->nnode,
-					     &nulls[(unsigned long)key % NULLS_BUCKETS]);
+		cds_hlist_nulls_add_tail_rcu(
+			&e->nnode, &nulls[(unsigned long)key % NULLS_BUCKETS]);
 	else
-		cds_hlist_nulls_add_head_rcu(&e->nnode,
-					     &nulls[(unsigned long)key % NULLS_BUCKETS]);
+		cds_hlist_nulls_add_head_rcu(
+			&e->nnode, &nulls[(unsigned long)key % NULLS_BUCKETS]);
 	pthread_mutex_unlock(&nulls_lock);
 	count(C_UPDATES, 1);
 }
@@ -743,11 +747,13 @@ static void on_sigusr1(int sig)
 		long n = 0;
 
 		cds_list_for_each_entry_rcu(e, &ring, link) {
-			if (e->magic != MAGIC_LIVE || e->key != n || ++n > WALK_LIMIT)
+			if (e->magic != MAGIC_LIVE || e->key != n ||
+			    ++n > WALK_LIMIT)
 				break;
 		}
 		if (n != RING_LEN)
-			violation(K_SIGNAL, "ring walk in a signal handler", n, 0);
+			violation(K_SIGNAL, "ring walk in a signal handler", n,
+				  0);
 	}
 	rculist_read_unlock();
 	count(C_SIGNAL_READS, 1);
@@ -806,12 +812,13 @@ static void exit_registered_round(unsigned int round)
 
 	for (i = 0; i < 2; i++)
 		pthread_create(&t[i], NULL, exit_registered,
-			       (void *)(uintptr_t)(round * 2 + (unsigned int)i + 1));
+			       (void *)(uintptr_t)(round * 2 + (unsigned int)i +
+						   1));
 	for (i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
 	count(C_EXITED, 2);
 	alarm(20);
-	rculist_synchronize_rcu();	/* would wait for the dead threads */
+	rculist_synchronize_rcu(); /* would wait for the dead threads */
 	alarm(0);
 	count(C_GRACE_PERIODS, 1);
 }
@@ -868,7 +875,8 @@ static int child_work(void)
 		rculist_quiescent_state();
 	}
 	for (i = 0; i < 20; i++) {
-		struct elem *old = nth_entry(&ring, i), *newe = elem_new(old->key);
+		struct elem *old = nth_entry(&ring, i),
+			    *newe = elem_new(old->key);
 
 		cds_list_replace_rcu(&old->link, &newe->link);
 		if (i & 1) {
@@ -902,7 +910,7 @@ static void fork_round(void)
 		while (__atomic_load_n(&parked, __ATOMIC_SEQ_CST) < parkers)
 			usleep(100);
 	}
-	lock_all();	/* no list is mid-update in the child */
+	lock_all(); /* no list is mid-update in the child */
 	pid = fork();
 	if (pid == 0)
 		_exit(child_work());
@@ -953,7 +961,8 @@ static void check_final_shape(void)
 
 		cds_hlist_nulls_for_each_entry(e, pos, &nulls[i], nnode) {
 			n++;
-			if ((unsigned long)e->key % NULLS_BUCKETS != (unsigned long)i)
+			if ((unsigned long)e->key % NULLS_BUCKETS !=
+			    (unsigned long)i)
 				violation(K_FINAL_SHAPE, "nulls key", i, e->key);
 		}
 		if (cds_get_nulls_value(pos) != (unsigned long)i)
@@ -966,7 +975,8 @@ static void check_final_shape(void)
 		prev = (struct cds_hlist_node *)(void *)&buckets[i];
 		cds_hlist_for_each_entry_2(e, &buckets[i], hnode) {
 			if (e->hnode.prev != prev || e->magic != MAGIC_LIVE)
-				violation(K_FINAL_SHAPE, "hlist links", i, e->key);
+				violation(K_FINAL_SHAPE, "hlist links", i,
+					  e->key);
 			prev = &e->hnode;
 		}
 	}
@@ -1017,7 +1027,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < NULLS_BUCKETS; i++)
 		CDS_INIT_HLIST_NULLS_HEAD(&nulls[i], (unsigned long)i);
 	for (i = 0; i < NULLS_POOL; i++) {
-		nulls_pool[i] = elem_new(new_key() * NULLS_BUCKETS + i % NULLS_BUCKETS);
+		nulls_pool[i] =
+			elem_new(new_key() * NULLS_BUCKETS + i % NULLS_BUCKETS);
 		cds_hlist_nulls_add_head(&nulls_pool[i]->nnode,
 					 &nulls[i % NULLS_BUCKETS]);
 	}
@@ -1031,7 +1042,7 @@ int main(int argc, char **argv)
 		sigemptyset(&sa.sa_mask);
 		sa.sa_flags = SA_RESTART;
 		sigaction(SIGUSR1, &sa, NULL);
-		nreaders = 4;	/* the fourth never registers */
+		nreaders = 4; /* the fourth never registers */
 	}
 	for (i = 0; i < nreaders; i++) {
 		args[i] = (struct reader_arg){ i, !(bp && i == 3) };
@@ -1056,7 +1067,8 @@ int main(int argc, char **argv)
 			fork_round();
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while ((double)(now.tv_sec - start.tv_sec) +
-		 (double)(now.tv_nsec - start.tv_nsec) / 1e9 < seconds);
+			 (double)(now.tv_nsec - start.tv_nsec) / 1e9 <
+		 seconds);
 	if (round < 5)
 		fork_round();
 
