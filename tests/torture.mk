@@ -106,11 +106,12 @@ asan-selftest: ## Prove make asan fails on a planted early free and a planted le
 # (--trace-children=yes) into its own log, and the logs are read.  The
 # torture child of fork() is checked by the parent (its status), not by
 # valgrind (--child-silent-after-fork: it exits with _exit() holding the
-# parent's memory).
+# parent's memory).  --fair-sched: without it valgrind's scheduler lets
+# one thread starve the others, and the concurrent tests' readers never run.
 VG_B    := $(B)/valgrind
 VG      := valgrind -q --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
-	--child-silent-after-fork=yes
+	--child-silent-after-fork=yes --fair-sched=yes
 VG_SECONDS ?= 2
 
 valgrind: lib $(foreach f,$(FLAVORS),$(call test_bin,$(f))) $(TORTURE_BINS) ## memcheck: unit suites and a short torture
