@@ -150,7 +150,9 @@ Test(hlist, empty_follows_contents)
 
 /* --------------------------------------------------- plain operations */
 
-Test(hlist, add_head)
+/* Three nodes pushed at the head with @add (cds_hlist_add_head or _rcu). */
+static void add_head_case(void (*add)(struct cds_hlist_node *,
+				      struct cds_hlist_head *))
 {
 	CDS_HLIST_HEAD(h);
 	struct item a, b, c;
@@ -159,14 +161,19 @@ Test(hlist, add_head)
 	scribble(&b, 2);
 	scribble(&c, 3);
 	/* before: [h]   after: [h] -> 1 */
-	cds_hlist_add_head(&a.hnode, &h);
+	add(&a.hnode, &h);
 	CHECK_HLIST(&h, 1);
 	/* before: [h] -> 1   after: [h] -> 2 -> 1 */
-	cds_hlist_add_head(&b.hnode, &h);
+	add(&b.hnode, &h);
 	CHECK_HLIST(&h, 2, 1);
 	/* before: [h] -> 2 -> 1   after: [h] -> 3 -> 2 -> 1 */
-	cds_hlist_add_head(&c.hnode, &h);
+	add(&c.hnode, &h);
 	CHECK_HLIST(&h, 3, 2, 1);
+}
+
+Test(hlist, add_head)
+{
+	add_head_case(cds_hlist_add_head);
 }
 
 Test(hlist, del_middle_first_last_only)
@@ -246,7 +253,9 @@ Test(hlist, move_list)
 	CHECK_HEMPTY(&newh);
 }
 
-Test(hlist, add_before_first_and_middle)
+/* Insert @add (cds_hlist_add_before or _rcu) before the first, the second. */
+static void add_before_case(void (*add)(struct cds_hlist_node *,
+					struct cds_hlist_node *))
 {
 	struct cds_hlist_head h;
 	struct item it[2], x, y;
@@ -255,14 +264,21 @@ Test(hlist, add_before_first_and_middle)
 	scribble(&x, 10);
 	scribble(&y, 20);
 	/* before: [h] -> 1 -> 2   after: [h] -> 10 -> 1 -> 2 */
-	cds_hlist_add_before(&x.hnode, &it[0].hnode);
+	add(&x.hnode, &it[0].hnode);
 	CHECK_HLIST(&h, 10, 1, 2);
 	/* before: [h] -> 10 -> 1 -> 2   after: [h] -> 10 -> 1 -> 20 -> 2 */
-	cds_hlist_add_before(&y.hnode, &it[1].hnode);
+	add(&y.hnode, &it[1].hnode);
 	CHECK_HLIST(&h, 10, 1, 20, 2);
 }
 
-Test(hlist, add_behind_last_and_middle)
+Test(hlist, add_before_first_and_middle)
+{
+	add_before_case(cds_hlist_add_before);
+}
+
+/* Insert with @add (cds_hlist_add_behind or _rcu) behind the last, the first. */
+static void add_behind_case(void (*add)(struct cds_hlist_node *,
+					struct cds_hlist_node *))
 {
 	struct cds_hlist_head h;
 	struct item it[2], x, y;
@@ -271,60 +287,33 @@ Test(hlist, add_behind_last_and_middle)
 	scribble(&x, 10);
 	scribble(&y, 20);
 	/* before: [h] -> 1 -> 2   after: [h] -> 1 -> 2 -> 10 */
-	cds_hlist_add_behind(&x.hnode, &it[1].hnode);
+	add(&x.hnode, &it[1].hnode);
 	CHECK_HLIST(&h, 1, 2, 10);
 	/* before: [h] -> 1 -> 2 -> 10   after: [h] -> 1 -> 20 -> 2 -> 10 */
-	cds_hlist_add_behind(&y.hnode, &it[0].hnode);
+	add(&y.hnode, &it[0].hnode);
 	CHECK_HLIST(&h, 1, 20, 2, 10);
+}
+
+Test(hlist, add_behind_last_and_middle)
+{
+	add_behind_case(cds_hlist_add_behind);
 }
 
 /* ------------------------------------------------------ RCU operations */
 
 Test(hlist, add_head_rcu)
 {
-	CDS_HLIST_HEAD(h);
-	struct item a, b;
-
-	scribble(&a, 1);
-	scribble(&b, 2);
-	/* before: [h]   after: [h] -> 1 */
-	cds_hlist_add_head_rcu(&a.hnode, &h);
-	CHECK_HLIST(&h, 1);
-	/* before: [h] -> 1   after: [h] -> 2 -> 1 */
-	cds_hlist_add_head_rcu(&b.hnode, &h);
-	CHECK_HLIST(&h, 2, 1);
+	add_head_case(cds_hlist_add_head_rcu);
 }
 
 Test(hlist, add_before_rcu_first_and_middle)
 {
-	struct cds_hlist_head h;
-	struct item it[2], x, y;
-
-	fill(&h, it, 2);
-	scribble(&x, 10);
-	scribble(&y, 20);
-	/* before: [h] -> 1 -> 2   after: [h] -> 10 -> 1 -> 2 */
-	cds_hlist_add_before_rcu(&x.hnode, &it[0].hnode);
-	CHECK_HLIST(&h, 10, 1, 2);
-	/* before: [h] -> 10 -> 1 -> 2   after: [h] -> 10 -> 1 -> 20 -> 2 */
-	cds_hlist_add_before_rcu(&y.hnode, &it[1].hnode);
-	CHECK_HLIST(&h, 10, 1, 20, 2);
+	add_before_case(cds_hlist_add_before_rcu);
 }
 
 Test(hlist, add_behind_rcu_last_and_middle)
 {
-	struct cds_hlist_head h;
-	struct item it[2], x, y;
-
-	fill(&h, it, 2);
-	scribble(&x, 10);
-	scribble(&y, 20);
-	/* before: [h] -> 1 -> 2   after: [h] -> 1 -> 2 -> 10 */
-	cds_hlist_add_behind_rcu(&x.hnode, &it[1].hnode);
-	CHECK_HLIST(&h, 1, 2, 10);
-	/* before: [h] -> 1 -> 2 -> 10   after: [h] -> 1 -> 20 -> 2 -> 10 */
-	cds_hlist_add_behind_rcu(&y.hnode, &it[0].hnode);
-	CHECK_HLIST(&h, 1, 20, 2, 10);
+	add_behind_case(cds_hlist_add_behind_rcu);
 }
 
 Test(hlist, add_tail_rcu_empty_and_nonempty)

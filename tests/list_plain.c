@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "splice_cases.h"
 
 #define NELEM 8
 static struct item e[NELEM];
@@ -547,37 +548,62 @@ Test(list_plain, splice_tail_puts_add_at_the_end)
 	CHECK_EMPTY(&g);
 }
 
+/* The cases shared with tests/list_rcu.c: see tests/splice_cases.h. */
+void splice_init_case(splice_fn *splice, build_fn *fill,
+		      struct cds_list_head *add, struct cds_list_head *head)
+{
+	fill(add, "de");
+	fill(head, "ab");
+	/* before: [add] <-> d <-> e   [head] <-> a <-> b
+	 * after:  [add]   [head] <-> d <-> e <-> a <-> b */
+	splice(add, head);
+	CHECK_LIST(head, 'd', 'e', 'a', 'b');
+	CHECK_EMPTY(add);
+	/* again, from the now empty add: nothing changes */
+	splice(add, head);
+	CHECK_LIST(head, 'd', 'e', 'a', 'b');
+	CHECK_EMPTY(add);
+	/* into an empty list: before: [head] <-> d e a b   [add]
+	 * after: [head]   [add] <-> d e a b */
+	splice(head, add);
+	CHECK_LIST(add, 'd', 'e', 'a', 'b');
+	CHECK_EMPTY(head);
+}
+
+void splice_tail_init_case(splice_fn *splice, build_fn *fill,
+			   struct cds_list_head *add, struct cds_list_head *head)
+{
+	fill(add, "de");
+	fill(head, "ab");
+	/* before: [add] <-> d <-> e   [head] <-> a <-> b
+	 * after:  [add]   [head] <-> a <-> b <-> d <-> e */
+	splice(add, head);
+	CHECK_LIST(head, 'a', 'b', 'd', 'e');
+	CHECK_EMPTY(add);
+	/* from an empty list: nothing changes */
+	splice(add, head);
+	CHECK_LIST(head, 'a', 'b', 'd', 'e');
+	CHECK_EMPTY(add);
+	/* a singular list: before: [add] <-> f   after: [add]   [head] <-> a b d e f */
+	fill(add, "f");
+	splice(add, head);
+	CHECK_LIST(head, 'a', 'b', 'd', 'e', 'f');
+	CHECK_EMPTY(add);
+	/* into an empty list: before: [head] <-> a b d e f   [add]
+	 * after: [head]   [add] <-> a b d e f */
+	splice(head, add);
+	CHECK_LIST(add, 'a', 'b', 'd', 'e', 'f');
+	CHECK_EMPTY(head);
+}
+
 Test(list_plain, splice_init_leaves_add_empty)
 {
-	build(&g, "de");
-	build(&h, "ab");
-	/* before: [g] <-> d <-> e   [h] <-> a <-> b
-	 * after:  [g]   [h] <-> d <-> e <-> a <-> b */
-	cds_list_splice_init(&g, &h);
-	CHECK_LIST(&h, 'd', 'e', 'a', 'b');
-	CHECK_EMPTY(&g);
-	/* again, from the now empty g: nothing changes */
-	cds_list_splice_init(&g, &h);
-	CHECK_LIST(&h, 'd', 'e', 'a', 'b');
-	CHECK_EMPTY(&g);
+	splice_init_case(cds_list_splice_init, build, &g, &h);
 }
 
 Test(list_plain, splice_tail_init_leaves_add_empty)
 {
-	build(&g, "de");
-	build(&h, "ab");
-	/* before: [g] <-> d <-> e   [h] <-> a <-> b
-	 * after:  [g]   [h] <-> a <-> b <-> d <-> e */
-	cds_list_splice_tail_init(&g, &h);
-	CHECK_LIST(&h, 'a', 'b', 'd', 'e');
-	CHECK_EMPTY(&g);
-	cds_list_splice_tail_init(&g, &h);
-	CHECK_LIST(&h, 'a', 'b', 'd', 'e');
-	CHECK_EMPTY(&g);
-	/* into an empty list: before: [h] <-> a b d e  [g]   after: [g] <-> a b d e  [h] */
-	cds_list_splice_tail_init(&h, &g);
-	CHECK_LIST(&g, 'a', 'b', 'd', 'e');
-	CHECK_EMPTY(&h);
+	splice_tail_init_case(cds_list_splice_tail_init, build, &g, &h);
 }
 
 /* ------------------------------------------------- cut */

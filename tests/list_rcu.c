@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "splice_cases.h"
 
 #define NELEM 8
 static struct item e[NELEM];
@@ -163,21 +164,7 @@ Test(list_rcu, a_reader_on_a_deleted_element_walks_on)
 
 Test(list_rcu, splice_init_rcu)
 {
-	build(&g, "de");
-	build(&h, "ab");
-	/* before: [g] <-> d <-> e   [h] <-> a <-> b
-	 * after:  [g]               [h] <-> d <-> e <-> a <-> b */
-	cds_list_splice_init_rcu(&g, &h);
-	CHECK_LIST(&h, 'd', 'e', 'a', 'b');
-	CHECK_EMPTY(&g);
-	/* from an empty list: nothing changes */
-	cds_list_splice_init_rcu(&g, &h);
-	CHECK_LIST(&h, 'd', 'e', 'a', 'b');
-	CHECK_EMPTY(&g);
-	/* into an empty list: before: [h] <-> d e a b   [g]   after: [h]   [g] <-> d e a b */
-	cds_list_splice_init_rcu(&h, &g);
-	CHECK_LIST(&g, 'd', 'e', 'a', 'b');
-	CHECK_EMPTY(&h);
+	splice_init_case(cds_list_splice_init_rcu, build, &g, &h);
 }
 
 Test(list_rcu, splice_init_rcu_after_an_element)
@@ -192,21 +179,7 @@ Test(list_rcu, splice_init_rcu_after_an_element)
 
 Test(list_rcu, splice_tail_init_rcu)
 {
-	build(&g, "de");
-	build(&h, "ab");
-	/* before: [g] <-> d <-> e   [h] <-> a <-> b
-	 * after:  [g]               [h] <-> a <-> b <-> d <-> e */
-	cds_list_splice_tail_init_rcu(&g, &h);
-	CHECK_LIST(&h, 'a', 'b', 'd', 'e');
-	CHECK_EMPTY(&g);
-	cds_list_splice_tail_init_rcu(&g, &h);
-	CHECK_LIST(&h, 'a', 'b', 'd', 'e');
-	CHECK_EMPTY(&g);
-	/* a singular list: before: [g] <-> f   after: [g]   [h] <-> a b d e f */
-	build(&g, "f");
-	cds_list_splice_tail_init_rcu(&g, &h);
-	CHECK_LIST(&h, 'a', 'b', 'd', 'e', 'f');
-	CHECK_EMPTY(&g);
+	splice_tail_init_case(cds_list_splice_tail_init_rcu, build, &g, &h);
 }
 
 Test(list_rcu, splice_init_rcu_from_an_offline_thread)

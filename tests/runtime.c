@@ -114,6 +114,27 @@ static void stage_wait(int v)
 }
 
 /*
+ * The thread @tid has reached stage 3 and is inside a read-side section:
+ * a grace period started now waits for it (@reader says where it is);
+ * at stage 4 it leaves, and the grace period must end (@after says why).
+ * Stage 5 lets the thread finish.
+ */
+static void assert_reader_holds_up_grace_period(pthread_t tid, const char *reader,
+						const char *after)
+{
+	struct syncer s;
+
+	syncer_start(&s);
+	cr_assert_not(syncer_done_within(&s, 100),
+		      "a grace period ended inside %s", reader);
+	stage_set(4);
+	cr_assert(syncer_done_within(&s, 5000),
+		  "the grace period did not end %s", after);
+	stage_set(5);
+	cr_assert_eq(pthread_join(tid, NULL), 0);
+}
+
+/*
  * Registers, reads, and exits without unregistering, online (qsbr) and
  * without a quiescent state since its read.
  */
@@ -176,7 +197,6 @@ static void *reregister(void *arg)
  */
 Test(runtime, unregister_then_register_again, .timeout = 20)
 {
-	struct syncer s;
 	pthread_t tid;
 
 	cr_assert_eq(pthread_create(&tid, NULL, reregister, NULL), 0);
@@ -186,14 +206,8 @@ Test(runtime, unregister_then_register_again, .timeout = 20)
 	stage_wait(3);
 	cr_assert(ongoing_after_reregister,
 		  "rculist_read_ongoing() false after registering again");
-	syncer_start(&s);
-	cr_assert_not(syncer_done_within(&s, 100),
-		      "a grace period ended inside a reader's section");
-	stage_set(4);
-	cr_assert(syncer_done_within(&s, 5000),
-		  "the grace period did not end after the section");
-	stage_set(5);
-	cr_assert_eq(pthread_join(tid, NULL), 0);
+	assert_reader_holds_up_grace_period(tid, "a reader's section",
+					    "after the section");
 }
 
 static void *goes_offline(void *arg)
@@ -222,7 +236,6 @@ static void *goes_offline(void *arg)
  */
 Test(runtime, offline_thread_does_not_block_synchronize, .timeout = 20)
 {
-	struct syncer s;
 	pthread_t tid;
 
 	cr_assert_eq(pthread_create(&tid, NULL, goes_offline, NULL), 0);
@@ -230,14 +243,8 @@ Test(runtime, offline_thread_does_not_block_synchronize, .timeout = 20)
 	assert_synchronize_returns("for an offline thread");
 	stage_set(2);
 	stage_wait(3);
-	syncer_start(&s);
-	cr_assert_not(syncer_done_within(&s, 100),
-		      "a grace period ended inside an online reader's section");
-	stage_set(4);
-	cr_assert(syncer_done_within(&s, 5000),
-		  "the grace period did not end when the reader went offline");
-	stage_set(5);
-	cr_assert_eq(pthread_join(tid, NULL), 0);
+	assert_reader_holds_up_grace_period(tid, "an online reader's section",
+					    "when the reader went offline");
 }
 
 #define NCALLS 100
