@@ -65,21 +65,39 @@ help: ## List the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "}; {printf "  %-18s %s\n", $$1, $$2}'
 
-# Missing build or test dependencies are installed when we can (root with
-# apt-get), or named in one line.
+# The libraries need liburcu-dev and the tests Criterion (deps); the
+# other checks of `make check` a C++ compiler, clang (the optimiser
+# checks build with gcc and clang) and man(1) (deps-tools).  Each installs
+# what is missing when it can (root with apt-get), or names it in one line.
 DEB_PACKAGES := liburcu-dev libcriterion-dev pkg-config
-deps: ## Install missing dependencies (Debian, as root), or name them
-	$(Q)if ! command -v pkg-config >/dev/null 2>&1 || \
-	     ! pkg-config --exists liburcu-memb liburcu-qsbr liburcu-bp criterion; then \
+DEB_TOOLS    := g++:g++ clang:clang man:man-db
+need_debs = \
+	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "  DEPS     apt-get install $(DEB_PACKAGES)"; \
+			echo "  DEPS     apt-get install$$missing"; \
 			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			 apt-get install -y -qq $(DEB_PACKAGES)) >/dev/null || exit 1; \
+			 apt-get install -y -qq $$missing) >/dev/null || exit 1; \
 		else \
-			echo "rculist: missing packages, install them with: apt-get install $(DEB_PACKAGES)" >&2; \
+			echo "rculist: missing packages, install them with: apt-get install$$missing" >&2; \
 			exit 1; \
 		fi; \
 	fi
+
+.PHONY: deps-tools
+deps: ## Install missing dependencies (Debian, as root), or name them
+	$(Q)missing=""; \
+	if ! command -v pkg-config >/dev/null 2>&1 || \
+	   ! pkg-config --exists liburcu-memb liburcu-qsbr liburcu-bp criterion; then \
+		missing=" $(DEB_PACKAGES)"; \
+	fi; \
+	$(need_debs)
+
+deps-tools: deps
+	$(Q)missing=""; \
+	for t in $(DEB_TOOLS); do \
+		command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t#*:}"; \
+	done; \
+	$(need_debs)
 
 $(B)/.deps: | deps
 	$(Q)mkdir -p $(B) && touch $@
@@ -147,6 +165,7 @@ $(FLAVORS:%=check-unit-%): check-unit-%: $(B)/tests/%/unit
 	$(Q)$< --jobs 2
 
 check: ## Run every test (what CI runs)
+	$(Q)$(MAKE) --no-print-directory deps-tools
 	$(Q)$(MAKE) --no-print-directory $(CHECKS)
 	@echo "== make check: all passed"
 
