@@ -24,6 +24,13 @@
 #define RCULIST__STR2(x) #x
 #define RCULIST__STR(x)	 RCULIST__STR2(x)
 
+/*
+ * Defined by this flavour's library alone: a program compiled with
+ * -DRCULIST_INLINE_<FLAVOR> refers to it (<rculist/inline.h>), so linking
+ * it with another flavour's library fails at link time, naming it.
+ */
+const int RCULIST__CAT(rculist_flavor_is_, RCULIST__FLAVOR) = 1;
+
 const char *rculist_flavor_name(void)
 {
 	return RCULIST__STR(RCULIST__FLAVOR);

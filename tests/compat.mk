@@ -5,7 +5,7 @@ CHECKS += check-compat
 COMPAT_FLAGS = $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Werror
 
 .PHONY: check-compat
-check-compat: $(LIBDIR_B)/librculist-qsbr.so.$(VERSION) ## Check <rculist.h> beside liburcu's headers
+check-compat: $(LIBDIR_B)/librculist-qsbr.so.$(VERSION) $(LIBDIR_B)/librculist-memb.so.$(VERSION) ## Check <rculist.h> beside liburcu's headers
 	@echo "== liburcu headers after <rculist.h>, flavour header before it"
 	$(Q)mkdir -p $(B)/compat
 	$(Q)$(CC) $(COMPAT_FLAGS) tests/compat/after.c -o $(B)/compat/after \
@@ -22,3 +22,13 @@ check-compat: $(LIBDIR_B)/librculist-qsbr.so.$(VERSION) ## Check <rculist.h> bes
 		{ cat $(B)/compat/before.err >&2; exit 1; }
 	$(Q)test "$$(grep -c 'error:' $(B)/compat/before.err)" = 1 || \
 		{ echo "compat: more than one error:" >&2; cat $(B)/compat/before.err >&2; exit 1; }
+	@echo "== -DRCULIST_INLINE_MEMB links with rculist-memb, and not with rculist-qsbr"
+	$(Q)$(CC) $(COMPAT_FLAGS) -DRCULIST_INLINE_MEMB tests/compat/inline_flavor.c \
+		-o $(B)/compat/inline_memb -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) \
+		-lrculist-memb -lurcu-memb -lurcu-common && $(B)/compat/inline_memb
+	$(Q)if $(CC) $(COMPAT_FLAGS) -DRCULIST_INLINE_MEMB tests/compat/inline_flavor.c \
+		-o $(B)/compat/inline_wrong -L$(LIBDIR_B) -lrculist-qsbr \
+		-lurcu-memb -lurcu-qsbr -lurcu-common 2>$(B)/compat/inline_wrong.err; then \
+		echo "compat: inline memb linked with rculist-qsbr" >&2; exit 1; fi
+	$(Q)grep -q 'rculist_flavor_is_memb' $(B)/compat/inline_wrong.err || \
+		{ cat $(B)/compat/inline_wrong.err >&2; exit 1; }

@@ -42,16 +42,32 @@
 #if defined(RCULIST_INLINE_MEMB)
 #include <urcu/static/urcu-memb.h>
 #define RCULIST__INLINE(fn)	_urcu_memb_##fn
+#define RCULIST__INLINE_FLAVOR	rculist_flavor_is_memb
 #define RCULIST__INLINE_QSBR	0
 #elif defined(RCULIST_INLINE_QSBR)
 #include <urcu/static/urcu-qsbr.h>
 #define RCULIST__INLINE(fn)	_urcu_qsbr_##fn
+#define RCULIST__INLINE_FLAVOR	rculist_flavor_is_qsbr
 #define RCULIST__INLINE_QSBR	1
 #else
 #include <urcu/static/urcu-bp.h>
 #define RCULIST__INLINE(fn)	_urcu_bp_##fn
+#define RCULIST__INLINE_FLAVOR	rculist_flavor_is_bp
 #define RCULIST__INLINE_QSBR	0
 #endif
+
+/*
+ * The read side inlined here must be the flavour the program links with:
+ * only that flavour's library defines rculist_flavor_is_<flavor>, so with
+ * another one the link fails with "undefined reference to
+ * rculist_flavor_is_<flavor>".  (extern "C" for C++ programs.)
+ */
+RCULIST__BEGIN_DECLS
+extern const int rculist_flavor_is_memb, rculist_flavor_is_qsbr,
+	rculist_flavor_is_bp;
+RCULIST__END_DECLS
+__attribute__((used)) static const int *const rculist__inline_flavor_check =
+	&RCULIST__INLINE_FLAVOR;
 
 static inline void rculist__inline_read_lock(void)
 {
