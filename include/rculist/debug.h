@@ -4,7 +4,7 @@
  *
  * Every update operation calls RCULIST__CHECK_* before it writes and
  * RCULIST__POISON_* after it unlinks; every RCU iterator and accessor
- * calls RCULIST__CHECK_READER().  Without RCULIST_DEBUG they expand to
+ * calls RCULIST__CHECK_READER() and starts with RCULIST__ITER_SITE().  Without RCULIST_DEBUG they expand to
  * nothing that generates code, so the operations compile exactly as if
  * the hooks were not there (tests/debug.mk, check-debug-zero-cost,
  * proves it on the disassembly).
@@ -56,6 +56,7 @@ RCULIST__END_DECLS
 #define RCULIST__POISON_HLIST(elem)		((void)0)
 #define RCULIST__POISON_HLIST_RCU(elem)		((void)0)
 #define RCULIST__CHECK_READER()			((void)0)
+#define RCULIST__ITER_SITE(name)
 
 #else /* RCULIST_DEBUG */
 
@@ -73,6 +74,8 @@ RCULIST__END_DECLS
 #define RCULIST__CHECK_HDEL(elem)		rculist__debug_check_hdel(elem)
 /* Readers: inside a read-side critical section (qsbr: online), registered. */
 #define RCULIST__CHECK_READER()			rculist__debug_check_reader()
+/* Records the iterator's name and call site (<rculist/debug_api.h>). */
+#define RCULIST__ITER_SITE(name)		RCULIST__DEBUG_ITER(name)
 
 /*
  * After a plain deletion, nothing may follow the element's links: both

@@ -197,10 +197,9 @@ RCULIST__END_DECLS
 				   cds_list_splice_tail_init_rcu(list, head))
 
 /*
- * The accessors and iterators are macros already: these redefinitions
- * repeat their expansions in <rculist/list_rcu.h> and
- * <rculist/hlist_rcu.h> behind the site record, and must be kept in step
- * with them (check-debug runs every suite through them).
+ * The accessors are macros already: these redefinitions repeat their
+ * expansions in <rculist/list_rcu.h> behind the site record.  The RCU
+ * iterators record theirs themselves (RCULIST__ITER_SITE, debug.h).
  */
 #undef cds_list_entry_rcu
 #define cds_list_entry_rcu(ptr, type, member)				\
@@ -215,33 +214,6 @@ RCULIST__END_DECLS
 	((type *)RCULIST__DEBUG_READ(cds_list_next_or_null_rcu,	\
 		rculist__list_next_or_null_rcu(head, &(ptr)->next,	\
 					       offsetof(type, member))))
-
-#undef cds_list_for_each_rcu
-#define cds_list_for_each_rcu(pos, head)				\
-	RCULIST__DEBUG_ITER(cds_list_for_each_rcu)			\
-	rculist__for_each_rcu(pos, head, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-#undef cds_list_for_each_entry_rcu
-#define cds_list_for_each_entry_rcu(pos, head, member)			\
-	RCULIST__DEBUG_ITER(cds_list_for_each_entry_rcu)		\
-	rculist__for_each_entry_rcu_h(pos, head, member, next,		\
-				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-#undef cds_list_for_each_entry_reverse_rcu
-#define cds_list_for_each_entry_reverse_rcu(pos, head, member)		\
-	RCULIST__DEBUG_ITER(cds_list_for_each_entry_reverse_rcu)	\
-	rculist__for_each_entry_rcu_h(pos, head, member, prev,		\
-				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-#undef cds_list_for_each_entry_continue_rcu
-#define cds_list_for_each_entry_continue_rcu(pos, head, member)		\
-	RCULIST__DEBUG_ITER(cds_list_for_each_entry_continue_rcu)	\
-	rculist__for_each_entry_rcu(pos, rculist__deref((pos)->member.next), \
-				    head, member, next,			\
-				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-#undef cds_list_for_each_entry_from_rcu
-#define cds_list_for_each_entry_from_rcu(pos, head, member)		\
-	RCULIST__DEBUG_ITER(cds_list_for_each_entry_from_rcu)		\
-	rculist__for_each_entry_rcu(pos, &(pos)->member, head,		\
-				    member, next,			\
-				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
 /* <rculist/hlist.h> */
 #define cds_hlist_add_head(newp, head)					\
@@ -270,39 +242,6 @@ RCULIST__END_DECLS
 	RCULIST__DEBUG_OP(cds_hlist_del_init_rcu, cds_hlist_del_init_rcu(elem))
 #define cds_hlist_replace_rcu(old, newn)				\
 	RCULIST__DEBUG_OP(cds_hlist_replace_rcu, cds_hlist_replace_rcu(old, newn))
-
-#undef cds_hlist_for_each_rcu
-#define cds_hlist_for_each_rcu(pos, head)				\
-	RCULIST__DEBUG_ITER(cds_hlist_for_each_rcu)			\
-	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
-	     (pos) != NULL;						\
-	     (pos) = rculist__deref((pos)->next))
-#undef cds_hlist_for_each_entry_rcu
-#define cds_hlist_for_each_entry_rcu(entry, pos, head, member)		\
-	RCULIST__DEBUG_ITER(cds_hlist_for_each_entry_rcu)		\
-	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
-	     (pos) != NULL &&						\
-	     ((entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
-	     (pos) = rculist__deref((pos)->next))
-#undef cds_hlist_for_each_entry_rcu_2
-#define cds_hlist_for_each_entry_rcu_2(entry, head, member)		\
-	RCULIST__DEBUG_ITER(cds_hlist_for_each_entry_rcu_2)		\
-	for ((entry) = (RCULIST__CHECK_READER(),			\
-		rculist__hlist_entry_rcu_as(entry, (head)->next, member)); \
-	     (entry) != NULL;						\
-	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
-#undef cds_hlist_for_each_entry_continue_rcu
-#define cds_hlist_for_each_entry_continue_rcu(entry, member)		\
-	RCULIST__DEBUG_ITER(cds_hlist_for_each_entry_continue_rcu)	\
-	for ((entry) = (RCULIST__CHECK_READER(),			\
-		rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member)); \
-	     (entry) != NULL;						\
-	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
-#undef cds_hlist_for_each_entry_from_rcu
-#define cds_hlist_for_each_entry_from_rcu(entry, member)		\
-	RCULIST__DEBUG_ITER(cds_hlist_for_each_entry_from_rcu)		\
-	for (RCULIST__CHECK_READER(); (entry) != NULL;			\
-	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
 
 /*
  * <rculist/runtime.h>: the read side, checked.  They replace the inlined

@@ -159,6 +159,7 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 
 /* cds_hlist_for_each_rcu - iterate @pos (node) over @head (readers). */
 #define cds_hlist_for_each_rcu(pos, head)				\
+	RCULIST__ITER_SITE(cds_hlist_for_each_rcu)	\
 	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
 	     (pos) != NULL;						\
 	     (pos) = rculist__deref((pos)->next))
@@ -168,6 +169,7 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
  * @pos (node) as the cursor, NULL at the end (readers).
  */
 #define cds_hlist_for_each_entry_rcu(entry, pos, head, member)		\
+	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu)	\
 	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
 	     (pos) != NULL &&						\
 	     ((entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
@@ -176,6 +178,7 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 /* cds_hlist_for_each_entry_rcu_2 - the same without a cursor; @entry is
  * NULL at the end (readers). */
 #define cds_hlist_for_each_entry_rcu_2(entry, head, member)		\
+	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu_2)	\
 	for ((entry) = (RCULIST__CHECK_READER(),			\
 		rculist__hlist_entry_rcu_as(entry, (head)->next, member)); \
 	     (entry) != NULL;						\
@@ -183,6 +186,7 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 
 /* Continue after the current @entry (readers); NULL at the end. */
 #define cds_hlist_for_each_entry_continue_rcu(entry, member)		\
+	RCULIST__ITER_SITE(cds_hlist_for_each_entry_continue_rcu)	\
 	for ((entry) = (RCULIST__CHECK_READER(),			\
 		rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member)); \
 	     (entry) != NULL;						\
@@ -190,6 +194,7 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 
 /* Iterate from the current @entry itself (readers); NULL at the end. */
 #define cds_hlist_for_each_entry_from_rcu(entry, member)		\
+	RCULIST__ITER_SITE(cds_hlist_for_each_entry_from_rcu)	\
 	for (RCULIST__CHECK_READER(); (entry) != NULL;			\
 	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
 

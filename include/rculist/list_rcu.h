@@ -238,6 +238,7 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
 
 /* cds_list_for_each_rcu - iterate @pos (struct cds_list_head *) over @head. */
 #define cds_list_for_each_rcu(pos, head)				\
+	RCULIST__ITER_SITE(cds_list_for_each_rcu)	\
 	rculist__for_each_rcu(pos, head, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 #define rculist__for_each_rcu(pos, head, _h, _c)			\
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
@@ -247,6 +248,7 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
 
 /* cds_list_for_each_entry_rcu - iterate @pos over @head's elements. */
 #define cds_list_for_each_entry_rcu(pos, head, member)			\
+	RCULIST__ITER_SITE(cds_list_for_each_entry_rcu)	\
 	rculist__for_each_entry_rcu_h(pos, head, member, next,		\
 				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
@@ -266,17 +268,20 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * see elements removed during the walk, never freed ones.
  */
 #define cds_list_for_each_entry_reverse_rcu(pos, head, member)		\
+	RCULIST__ITER_SITE(cds_list_for_each_entry_reverse_rcu)	\
 	rculist__for_each_entry_rcu_h(pos, head, member, prev,		\
 				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
 /* Continue after the current @pos (readers). */
 #define cds_list_for_each_entry_continue_rcu(pos, head, member)		\
+	RCULIST__ITER_SITE(cds_list_for_each_entry_continue_rcu)	\
 	rculist__for_each_entry_rcu(pos, rculist__deref((pos)->member.next), \
 				    head, member, next,			\
 				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
 /* Iterate from the current @pos itself (readers). */
 #define cds_list_for_each_entry_from_rcu(pos, head, member)		\
+	RCULIST__ITER_SITE(cds_list_for_each_entry_from_rcu)	\
 	rculist__for_each_entry_rcu(pos, &(pos)->member, head,		\
 				    member, next,			\
 				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))

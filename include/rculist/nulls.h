@@ -277,6 +277,7 @@ static inline void cds_hlist_nulls_del_init_rcu(struct cds_hlist_nulls_node *n)
  * the lookup when they differ (see the top of this file).
  */
 #define cds_hlist_nulls_for_each_entry_rcu(entry, pos, head, member)	\
+	RCULIST__ITER_SITE(cds_hlist_nulls_for_each_entry_rcu)	\
 	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
 	     !cds_is_a_nulls(pos) &&					\
 	     ((entry) = cds_hlist_nulls_entry(pos, RCULIST__POINTEE(entry), member), 1); \
