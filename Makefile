@@ -113,15 +113,38 @@ $(LIBDIR_B)/librculist-%.a: $(CORE_OBJ) $(B)/obj/flavors/%.o
 	$(Q)mkdir -p $(dir $@) && rm -f $@
 	$(Q)$(AR) rcs $@ $^
 
-$(LIBDIR_B)/librculist-%.so.$(VERSION): $(CORE_OBJ) $(B)/obj/flavors/%.o core/rculist.map
+# Each flavour's symbols live in a version node of its own
+# (RCULIST_<FLAVOUR>_<major>): the dynamic linker binds a reference made
+# against one flavour library to that library only, so libraries of
+# different flavours coexist in one process.  -z nodelete keeps a flavour
+# library (and so liburcu) mapped after the dlclose() of a plugin that
+# loaded it: liburcu's call_rcu thread outlives any unload.
+upper = $(shell echo $(1) | tr a-z A-Z)
+$(B)/map/rculist-%.map: core/rculist.map.in $(VERSION_H)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)sed 's/@NODE@/RCULIST_$(call upper,$*)_$(MAJOR)/' $< > $@
+
+$(LIBDIR_B)/librculist-%.so.$(VERSION): $(CORE_OBJ) $(B)/obj/flavors/%.o $(B)/map/rculist-%.map
 	$(call quiet,LD,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) -shared $(LDFLAGS) -o $@ $(CORE_OBJ) $(B)/obj/flavors/$*.o \
 		-Wl,-soname,librculist-$*.so.$(MAJOR) \
-		-Wl,--version-script=core/rculist.map -Wl,-Bsymbolic \
-		-lurcu-$* -lurcu-common -lpthread
+		-Wl,--version-script=$(B)/map/rculist-$*.map -Wl,-Bsymbolic \
+		-Wl,-z,nodelete -lurcu-$* -lurcu-common -lpthread -ldl
 	$(Q)ln -sf librculist-$*.so.$(VERSION) $(LIBDIR_B)/librculist-$*.so.$(MAJOR)
-	$(Q)ln -sf librculist-$*.so.$(MAJOR) $(LIBDIR_B)/librculist-$*.so
+	$(Q)rm -f $(LIBDIR_B)/librculist-$*.so && $(call dev_link_script,$*) > $(LIBDIR_B)/librculist-$*.so
+
+# What -lrculist-<flavour> finds when linking against the shared library:
+# a GNU ld script (as libc.so is) that names the real library and stops
+# the link of a program that names two flavours, with a message naming
+# both.  A library of one flavour may still be loaded beside a program of
+# another: only one link is refused.
+dev_link_script = { \
+	echo '/* GNU ld script: -lrculist-$(1) links librculist-$(1).so.$(MAJOR). */'; \
+	echo 'INPUT(librculist-$(1).so.$(MAJOR))'; \
+	echo 'HIDDEN(rculist__linked_$(1) = 1);'; \
+	$(foreach o,$(filter-out $(1),$(FLAVORS)),echo 'ASSERT(!DEFINED(rculist__linked_$(o)), "rculist: -lrculist-$(1) and -lrculist-$(o) are both linked into this program: link one flavour (libraries of other flavours may still be loaded beside it)")';) \
+	}
 
 # The .pc files carry the install directories: a stamp holding them is
 # rewritten, and the .pc files regenerated, when PREFIX & co. change.
@@ -179,7 +202,7 @@ install: lib ## Install headers, libraries and .pc files under $(DESTDIR)$(PREFI
 	$(Q)$(INSTALL) -m 755 $(LIBS_SO) $(DESTDIR)$(libdir)/
 	$(Q)for f in $(FLAVORS); do \
 		ln -sf librculist-$$f.so.$(VERSION) $(DESTDIR)$(libdir)/librculist-$$f.so.$(MAJOR); \
-		ln -sf librculist-$$f.so.$(MAJOR) $(DESTDIR)$(libdir)/librculist-$$f.so; \
+		$(INSTALL) -m 644 $(LIBDIR_B)/librculist-$$f.so $(DESTDIR)$(libdir)/; \
 	done
 	$(Q)$(INSTALL) -m 644 $(PCS) $(DESTDIR)$(pkgconfigdir)/
 	@echo "  INSTALL  $(DESTDIR)$(prefix)"

@@ -107,6 +107,9 @@ void rculist__flavor_after_fork_child(void)
 /* A static link that pulls in this flavour pulls in core/fork.c too. */
 __attribute__((used)) static void (*const rculist__fork_anchor)(void) =
 	rculist__fork_init;
+/* ... and core/pin.c (a plugin embedding rculist is never unmapped). */
+__attribute__((used)) static void (*const rculist__pin_anchor)(void) =
+	rculist__pin_init;
 
 void rculist__flavor_unregister(void)
 {

@@ -50,6 +50,8 @@ RCULIST__HIDDEN void rculist__flavor_after_fork_parent(void);
 RCULIST__HIDDEN void rculist__flavor_after_fork_child(void);
 /* core/fork.c's constructor, referenced so static links pull it in. */
 RCULIST__HIDDEN void rculist__fork_init(void);
+/* core/pin.c's constructor: the object rculist is linked into stays mapped. */
+RCULIST__HIDDEN void rculist__pin_init(void);
 
 /* Debug mode (core/debug.c), defined by core/bind.h. */
 /* Whether the calling thread is registered (bp: always, it registers lazily). */

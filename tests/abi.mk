@@ -65,20 +65,24 @@ check-strict-c: check-iterator-coverage $(STRICT_BINS) ## Headers under -std=c99
 	@echo "== strict C99: $(STRICT_FOUND) x $(FLAVORS), $(words $(ITERATORS)) iterators"
 	$(Q)for t in $(STRICT_BINS); do printf '   %-28s ' "$${t#$(CXX_B)/}"; $$t || exit 1; done
 
-$(CXX_B)/version-%: tests/cxx/version.c $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+# One object, linked with each flavour (and, once, with two: refused).
+$(CXX_B)/version.o: tests/cxx/version.c | $(B)/.deps
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(call ADOPT_LINK,$*)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+$(CXX_B)/version-%: $(CXX_B)/version.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
+	$(Q)$(CC) $< -o $@ $(call ADOPT_LINK,$*)
 
 # Public names: every rculist_* identifier written in the installed headers.
 PUBLIC_NAMES = $(shell grep -ho '\<rculist_[a-z0-9_]*' include/rculist.h include/rculist/*.h | sort -u)
 
-check-abi: $(FLAVORS:%=$(CXX_B)/version-%) $(PCS) ## Exported symbols, soname, version script, versions agree
+check-abi: $(FLAVORS:%=$(CXX_B)/version-%) $(PCS) ## Exported symbols, soname, per-flavour version nodes, versions agree
 	@echo "== ABI: exports, soname, symbol versions, version $(VERSION)"
 	$(Q)for f in $(FLAVORS); do \
 		so=$(LIBDIR_B)/librculist-$$f.so.$(VERSION); \
+		node=RCULIST_$$(echo $$f | tr a-z A-Z)_$(MAJOR); \
 		syms=$$(nm -D --defined-only $$so | awk '$$2 != "A" { print $$3 }'); \
-		bad=$$(printf '%s\n' $$syms | grep -v '^rculist_[a-z0-9_]*@@RCULIST_$(MAJOR)$$'); \
-		[ -z "$$bad" ] || { echo "$$so exports more than rculist_*@@RCULIST_$(MAJOR):" $$bad >&2; exit 1; }; \
+		bad=$$(printf '%s\n' $$syms | grep -v "^rculist_[a-z0-9_]*@@$$node\$$"); \
+		[ -z "$$bad" ] || { echo "$$so exports more than rculist_*@@$$node:" $$bad >&2; exit 1; }; \
 		for s in $$syms; do \
 			case " $(PUBLIC_NAMES) " in *" $${s%@@*} "*) ;; \
 			*) echo "$$so exports $${s%@@*}, named in no public header" >&2; exit 1;; esac; \
@@ -86,14 +90,25 @@ check-abi: $(FLAVORS:%=$(CXX_B)/version-%) $(PCS) ## Exported symbols, soname, v
 		soname=$$(readelf -d $$so | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'); \
 		[ "$$soname" = librculist-$$f.so.$(MAJOR) ] || \
 			{ echo "$$so: soname '$$soname', want librculist-$$f.so.$(MAJOR)" >&2; exit 1; }; \
-		readelf -V $$so | grep -q 'Name: RCULIST_$(MAJOR)$$' || \
-			{ echo "$$so: no RCULIST_$(MAJOR) version node (version script)" >&2; exit 1; }; \
+		readelf -V $$so | grep -q "Name: $$node\$$" || \
+			{ echo "$$so: no $$node version node (version script)" >&2; exit 1; }; \
+		readelf -d $$so | grep -q 'FLAGS_1.*NODELETE' || \
+			{ echo "$$so: not linked -z nodelete" >&2; exit 1; }; \
 		got=$$($(CXX_B)/version-$$f); \
 		[ "$$got" = "header=$(VERSION) library=$(VERSION) flavor=$$f" ] || \
 			{ echo "$$f: $$got, want version $(VERSION) (include/rculist/version.h)" >&2; exit 1; }; \
+		readelf -V $(CXX_B)/version-$$f | grep -q "Name: $$node " || \
+			{ echo "version-$$f: its references are not bound to $$node" >&2; exit 1; }; \
 		pcv=$$(sed -n 's/^Version: *//p' $(B)/pkgconfig/rculist-$$f.pc); \
 		[ "$$pcv" = $(VERSION) ] || \
 			{ echo "rculist-$$f.pc: Version $$pcv, want $(VERSION)" >&2; exit 1; }; \
-		printf '   %-6s %2d symbols rculist_*@@RCULIST_$(MAJOR), soname %s, version %s\n' \
-			$$f $$(printf '%s\n' $$syms | wc -l) $$soname $(VERSION); \
+		printf '   %-6s %2d symbols rculist_*@@%s, soname %s, nodelete, version %s\n' \
+			$$f $$(printf '%s\n' $$syms | wc -l) $$node $$soname $(VERSION); \
 	done
+	$(Q)set -- $(FLAVORS); log=$(CXX_B)/two-flavors.log; \
+	if $(CC) -o $(CXX_B)/two-flavors $(CXX_B)/version.o $(call ADOPT_LINK,$$1) \
+		-lrculist-$$2 >$$log 2>&1; then \
+		echo "linking -lrculist-$$1 -lrculist-$$2 into one program succeeded: it must fail" >&2; exit 1; fi; \
+	grep -q "rculist: -lrculist-$$2 and -lrculist-$$1 are both linked\|rculist: -lrculist-$$1 and -lrculist-$$2 are both linked" $$log || \
+		{ echo "two flavours in one link: the error does not name both:" >&2; cat $$log >&2; exit 1; }; \
+	echo "   one program, -lrculist-$$1 -lrculist-$$2: the link fails naming both"
