@@ -19,6 +19,8 @@
 #ifndef RCULIST_CORE_BIND_H
 #define RCULIST_CORE_BIND_H
 
+#include <string.h>
+
 #include "internal.h"
 
 #define RCULIST__STR2(x) #x
@@ -80,28 +82,65 @@ int rculist__flavor_reader_blocking(const void *reader_state)
 #define RCULIST__FORK_HOOKS 0
 #endif
 
+/*
+ * liburcu's hooks run once per fork() however many copies of this
+ * flavour's rculist the process holds (core/pin.c): each copy asks the
+ * shared library's rculist__fork_liburcu() when another copy is that
+ * library, its own otherwise.  The first ask of a fork pauses liburcu's
+ * call_rcu threads (and takes bp's locks) before any copy takes a lock of
+ * its own; the first after-fork call resumes them.
+ */
+#define RCULIST__SONAME                                                  \
+	"librculist-" RCULIST__STR(RCULIST__FLAVOR) ".so." RCULIST__STR( \
+		RCULIST_VERSION_MAJOR)
+
+void rculist__fork_liburcu(int phase)
+{
+	static int paused;
+
+	if (phase == RCULIST__FORK_PREPARE && !paused) {
+		RCULIST__URCU(call_rcu_before_fork)();
+#if RCULIST__FORK_HOOKS
+		RCULIST__URCU(before_fork)();
+#endif
+		paused = 1;
+	} else if (phase == RCULIST__FORK_PARENT && paused) {
+#if RCULIST__FORK_HOOKS
+		RCULIST__URCU(after_fork_parent)();
+#endif
+		RCULIST__URCU(call_rcu_after_fork_parent)();
+		paused = 0;
+	} else if (phase == RCULIST__FORK_CHILD && paused) {
+#if RCULIST__FORK_HOOKS
+		RCULIST__URCU(after_fork_child)();
+#endif
+		RCULIST__URCU(call_rcu_after_fork_child)();
+		paused = 0;
+	}
+}
+
+/* Whose rculist__fork_liburcu() this fork uses: chosen before it. */
+static void (*rculist__fork_owner)(int phase);
+
 void rculist__flavor_before_fork(void)
 {
-	RCULIST__URCU(call_rcu_before_fork)();
-#if RCULIST__FORK_HOOKS
-	RCULIST__URCU(before_fork)();
-#endif
+	void *other =
+		rculist__other_copy(RCULIST__SONAME, "rculist__fork_liburcu");
+
+	rculist__fork_owner = rculist__fork_liburcu;
+	if (other)
+		memcpy(&rculist__fork_owner, &other, sizeof(other));
+	rculist__fork_owner(RCULIST__FORK_PREPARE);
 }
 
 void rculist__flavor_after_fork_parent(void)
 {
-#if RCULIST__FORK_HOOKS
-	RCULIST__URCU(after_fork_parent)();
-#endif
-	RCULIST__URCU(call_rcu_after_fork_parent)();
+	rculist__fork_owner(RCULIST__FORK_PARENT);
 }
 
 void rculist__flavor_after_fork_child(void)
 {
-#if RCULIST__FORK_HOOKS
-	RCULIST__URCU(after_fork_child)();
-#endif
-	RCULIST__URCU(call_rcu_after_fork_child)();
+	rculist__fork_owner(RCULIST__FORK_CHILD);
 }
 
 /* A static link that pulls in this flavour pulls in core/fork.c too. */

@@ -52,6 +52,11 @@ RCULIST__HIDDEN void rculist__flavor_after_fork_child(void);
 RCULIST__HIDDEN void rculist__fork_init(void);
 /* core/pin.c's constructor: the object rculist is linked into stays mapped. */
 RCULIST__HIDDEN void rculist__pin_init(void);
+/*
+ * @symbol of the shared library @soname if it is loaded and is not the
+ * object this copy of rculist is in (an embedded copy beside it), or NULL.
+ */
+RCULIST__HIDDEN void *rculist__other_copy(const char *soname, const char *symbol);
 
 /* Debug mode (core/debug.c), defined by core/bind.h. */
 /* Whether the calling thread is registered (bp: always, it registers lazily). */

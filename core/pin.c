@@ -17,6 +17,8 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -30,4 +32,52 @@ __attribute__((constructor)) void rculist__pin_init(void)
 	self = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 	if (self)
 		dlclose(self); /* drops the count just taken; NODELETE stays */
+}
+
+/*
+ * Two copies of one flavour in a process: librculist-<f>.so, and a plugin
+ * that embeds librculist-<f>.a.  Each has its own state, but they share
+ * liburcu, whose fork hooks must run once per fork(): run twice, the
+ * second deadlocks on the locks the first took.  Each copy's handlers ask
+ * the shared library, when one is loaded, to pause liburcu (it does so
+ * once, for whichever copy asks first: atfork handlers of the copy loaded
+ * last run first) before taking their own locks.  Asked at each fork(),
+ * since either copy may be loaded later than the other.
+ */
+struct other_copy {
+	const char *soname;
+	const void *self;
+	const char *path;
+};
+
+static int find_other_copy(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct other_copy *q = arg;
+	const char *base = strrchr(info->dlpi_name, '/');
+
+	(void)size;
+	base = base ? base + 1 : info->dlpi_name;
+	if (strcmp(base, q->soname) == 0 &&
+	    (const void *)info->dlpi_addr != q->self)
+		q->path = info->dlpi_name;
+	return q->path != NULL;
+}
+
+void *rculist__other_copy(const char *soname, const char *symbol)
+{
+	struct other_copy q = { soname, NULL, NULL };
+	void *lib, *sym = NULL;
+	Dl_info info;
+
+	if (dladdr((const void *)rculist__other_copy, &info))
+		q.self = info.dli_fbase;
+	dl_iterate_phdr(find_other_copy, &q);
+	if (!q.path)
+		return NULL;
+	lib = dlopen(q.path, RTLD_LAZY | RTLD_NOLOAD);
+	if (lib) {
+		sym = dlsym(lib, symbol);
+		dlclose(lib); /* linked -z nodelete: it stays */
+	}
+	return sym;
 }

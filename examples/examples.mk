@@ -14,8 +14,6 @@ EX_FLAGS  = $(ALL_CPPFLAGS) $(ALL_CFLAGS)
 EX_LINK   = -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$(1) -lpthread
 
 EX_PROGS := $(foreach f,$(FLAVORS),$(EX_B)/route_table-$(f) $(EX_B)/qsbr_server-$(f))
-EX_PLUGIN := $(EX_B)/libplugin/libplugin.so $(EX_B)/libplugin/host_linked \
-	     $(EX_B)/libplugin/host_dlopen
 
 .PHONY: examples check-examples
 examples: $(EX_PROGS) $(EX_PLUGIN) ## Build the examples (route_table, qsbr_server, libplugin)
@@ -30,25 +28,101 @@ $(EX_B)/qsbr_server-%: examples/qsbr_server/qsbr_server.c $(LIBDIR_B)/librculist
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(EX_FLAGS) $< -o $@ $(call EX_LINK,$*) -ldl
 
-$(EX_B)/libplugin/libplugin.so: examples/libplugin/plugin.c examples/libplugin/plugin.h \
-		$(LIBDIR_B)/librculist-bp.so.$(VERSION) | $(B)/.deps
+# ---------------------------------------------------------- libplugin
+# A plugin per flavour (linked with -lrculist-<f>), and one that embeds
+# librculist-bp.a and exports no rculist_* symbol (STATIC_EMBED below).
+# Hosts of every kind: each rculist flavour, liburcu-memb directly, and
+# no RCU; each links every plugin at start-up, and dlopen()s the bp ones
+# PLUGIN_CYCLES times.  check-plugins runs the whole matrix.
+PLUGIN_KINDS  := $(FLAVORS) static
+HOST_KINDS    := $(FLAVORS) urcu none
+PLUGIN_CYCLES ?= 100
+PLUGIN_ROUNDS ?= 200
+PLUGIN_ENV    ?=
+PL_B          := $(EX_B)/libplugin
+PL_SRC        := examples/libplugin/plugin.c examples/libplugin/plugin.h
+
+$(PL_B)/libplugin-%.so: $(PL_SRC) $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
 	$(call quiet,LD,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(EX_FLAGS) -fPIC -fvisibility=hidden -shared $< -o $@ \
-		$(call EX_LINK,bp)
+	$(Q)$(CC) $(EX_FLAGS) -fPIC -fvisibility=hidden -DPLUGIN_FLAVOR='"$*"' \
+		-shared $< -o $@ $(LDFLAGS) $(call EX_LINK,$*)
 
-# Linked with the plugin: found next to the executable ($ORIGIN).
-$(EX_B)/libplugin/host_linked: examples/libplugin/host.c examples/libplugin/plugin.h \
-		$(EX_B)/libplugin/libplugin.so
-	$(call quiet,CC,$@)
-	$(Q)$(CC) $(EX_FLAGS) $< -o $@ -L$(dir $@) -lplugin \
-		-Wl,-rpath,'$$ORIGIN' -lpthread
-
-# Knows nothing of the plugin at link time, nor of rculist or liburcu.
-$(EX_B)/libplugin/host_dlopen: examples/libplugin/host.c examples/libplugin/plugin.h | $(B)/.deps
-	$(call quiet,CC,$@)
+# The recipe for a plugin that must not depend on an installed rculist:
+# the bp archive linked in, its symbols kept local (--exclude-libs), and
+# liburcu-bp as the only RCU dependency.
+STATIC_EMBED = -Wl,-Bstatic -lrculist-bp -Wl,-Bdynamic -Wl,--exclude-libs,librculist-bp.a \
+	$(shell pkg-config --libs liburcu-bp) -lurcu-common -lpthread -ldl
+$(PL_B)/libplugin-static.so: $(PL_SRC) $(LIBDIR_B)/librculist-bp.a | $(B)/.deps
+	$(call quiet,LD,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(EX_FLAGS) -DHOST_DLOPEN $< -o $@ -ldl -lpthread
+	$(Q)$(CC) $(EX_FLAGS) -fPIC -fvisibility=hidden -DPLUGIN_FLAVOR='"bp"' \
+		-DPLUGIN_EMBEDDED -shared $< -o $@ $(LDFLAGS) -L$(LIBDIR_B) $(STATIC_EMBED)
+
+host_defs  = $(if $(filter urcu,$(1)),-DHOST_URCU_MEMB,$(if $(filter none,$(1)),,-DHOST_RCULIST -DHOST_FLAVOR='"$(1)"'))
+host_libs  = $(if $(filter urcu,$(1)),$(shell pkg-config --libs liburcu-memb),$(if $(filter none,$(1)),,$(call EX_LINK,$(1))))
+PL_HOST_SRC := examples/libplugin/host.c examples/libplugin/plugin.h
+
+define host_rules
+$(PL_B)/host-$(1)-dlopen: $(PL_HOST_SRC) $(if $(filter $(FLAVORS),$(1)),$(LIBDIR_B)/librculist-$(1).so.$(VERSION)) | $(B)/.deps
+	$$(call quiet,CC,$$@)
+	$(Q)mkdir -p $$(dir $$@)
+	$(Q)$$(CC) $$(EX_FLAGS) $(call host_defs,$(1)) -DHOST_DLOPEN $$< -o $$@ $$(LDFLAGS) \
+		$(call host_libs,$(1)) -ldl -lpthread
+$(foreach p,$(PLUGIN_KINDS),$(PL_B)/host-$(1)-linked-$(p)): \
+$(PL_B)/host-$(1)-linked-%: $(PL_HOST_SRC) $(PL_B)/libplugin-%.so
+	$$(call quiet,CC,$$@)
+	$(Q)$$(CC) $$(EX_FLAGS) $(call host_defs,$(1)) $$< -o $$@ $$(LDFLAGS) \
+		-L$(PL_B) -lplugin-$$* -Wl,-rpath,'$$$$ORIGIN' $(call host_libs,$(1)) -lpthread
+PL_HOSTS += $(PL_B)/host-$(1)-dlopen $(foreach p,$(PLUGIN_KINDS),$(PL_B)/host-$(1)-linked-$(p))
+endef
+$(foreach h,$(HOST_KINDS),$(eval $(call host_rules,$(h))))
+PL_PLUGINS := $(foreach p,$(PLUGIN_KINDS),$(PL_B)/libplugin-$(p).so)
+EX_PLUGIN  := $(PL_PLUGINS) $(PL_HOSTS)
+
+.PHONY: check-plugins check-plugins-run
+check-plugins: ## Plugins of every flavour in hosts of every kind, linked and dlopen()ed
+check-plugins-run: $(EX_PLUGIN)
+	@echo "== plugins: $(PLUGIN_KINDS) plugins in $(HOST_KINDS) hosts; bp ones dlopen()ed $(PLUGIN_CYCLES) times"
+	$(Q)if nm -D --defined-only $(PL_B)/libplugin-static.so | grep -q ' rculist_'; then \
+		echo "libplugin-static.so exports rculist_* symbols: it must not" >&2; exit 1; fi
+	$(Q)if readelf -d $(PL_B)/libplugin-static.so | grep -q 'NEEDED.*rculist'; then \
+		echo "libplugin-static.so needs an rculist library: it must not" >&2; exit 1; fi
+	$(Q)if readelf -d $(PL_B)/host-none-dlopen | grep -q 'NEEDED.*\(rculist\|urcu\|plugin\)'; then \
+		echo "host-none-dlopen links rculist or liburcu: it must not" >&2; exit 1; fi
+	$(Q)fail=0; for h in $(HOST_KINDS); do \
+		for p in $(PLUGIN_KINDS); do \
+			$(PLUGIN_ENV) $(PL_B)/host-$$h-linked-$$p 1 2000 || fail=1; \
+		done; \
+		for p in bp static; do \
+			$(PLUGIN_ENV) $(PL_B)/host-$$h-dlopen $(PL_B)/libplugin-$$p.so \
+				$(PLUGIN_CYCLES) $(PLUGIN_ROUNDS) || fail=1; \
+		done; \
+	done; [ $$fail = 0 ] || { echo "check-plugins: a host above failed" >&2; exit 1; }
+
+check-plugins: check-plugins-run
+	$(Q)$(MAKE) --no-print-directory check-plugins-valgrind
+
+# Unloading under memcheck: the no-RCU host dlopen()s, runs and
+# dlclose()s each bp plugin PLUGIN_CYCLES times; any memcheck error or a
+# definite or indirect leak fails (liburcu's call_rcu thread stack is
+# "possibly lost": its thread outlives main()).
+PL_VG = valgrind -q --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect --fair-sched=yes
+.PHONY: check-plugins-valgrind check-plugins-asan
+check-plugins-valgrind: $(EX_PLUGIN)
+	$(Q)if ! command -v valgrind >/dev/null 2>&1; then \
+		echo "   valgrind not installed: unload cycles under memcheck skipped"; exit 0; fi; \
+	for p in bp static; do \
+		log=$(PL_B)/valgrind-$$p.log; \
+		printf '   memcheck: '; \
+		$(PL_VG) --log-file=$$log $(PL_B)/host-none-dlopen $(PL_B)/libplugin-$$p.so \
+			$(PLUGIN_CYCLES) $(PLUGIN_ROUNDS) || { cat $$log; exit 1; }; \
+	done
+
+# The matrix again, every object built with ASan+UBSan (make asan runs it).
+check-plugins-asan:
+	$(Q)$(ASAN_MAKE) check-plugins-run PLUGIN_ENV='$(ASAN_ENV)'
 
 check-examples: examples ## Run the examples
 	@echo "== examples: route_table under each flavour"
@@ -60,8 +134,5 @@ check-examples: examples ## Run the examples
 	$(Q)if [ "$$(uname -m)" = x86_64 ]; then \
 		grep -q '^read side \[qsbr\].*no read-side instructions' $(EX_B)/qsbr_server.out || \
 		{ echo "qsbr_server: the QSBR read side executes instructions" >&2; exit 1; }; fi
-	@echo "== examples: libplugin, linked and dlopen()ed late by a host that knows no RCU"
-	$(Q)if readelf -d $(EX_B)/libplugin/host_dlopen | grep -q 'NEEDED.*\(rculist\|urcu\|plugin\)'; then \
-		echo "host_dlopen links rculist or liburcu: it must not" >&2; exit 1; fi
-	$(Q)$(EX_B)/libplugin/host_linked
-	$(Q)$(EX_B)/libplugin/host_dlopen $(EX_B)/libplugin/libplugin.so
+	$(Q)$(MAKE) --no-print-directory check-plugins
+asan: check-plugins-asan

@@ -32,13 +32,21 @@ check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-co
 		printf '   %-5s static: ' $$f; $$out/route_table-static-$$f 2 20; \
 		printf '   %-5s ' $$f; $$out/qsbr_server-$$f 1 500 | tail -n 1; \
 	done; \
-	$(CC) -shared -fPIC -fvisibility=hidden examples/libplugin/plugin.c \
-		-o $$out/libplugin.so $(call adopt_pc,bp) -Wl,-rpath,$$pfx/lib; \
-	$(CC) examples/libplugin/host.c -o $$out/host_linked -L$$out -lplugin \
-		-Wl,-rpath,$$out -lpthread; \
-	$(CC) -DHOST_DLOPEN examples/libplugin/host.c -o $$out/host_dlopen -ldl -lpthread; \
-	printf '   bp    '; $$out/host_linked; \
-	printf '   bp    '; $$out/host_dlopen $$out/libplugin.so
+	pl="examples/libplugin/plugin.c -fPIC -fvisibility=hidden -shared -DPLUGIN_FLAVOR=\"bp\""; \
+	$(CC) $$pl -o $$out/libplugin-bp.so $(call adopt_pc,bp) -Wl,-rpath,$$pfx/lib; \
+	$(CC) $$pl -DPLUGIN_EMBEDDED -o $$out/libplugin-static.so \
+		$$(PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config --cflags rculist-bp) \
+		-L$$(PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config --variable=libdir rculist-bp) \
+		-Wl,-Bstatic -lrculist-bp -Wl,-Bdynamic -Wl,--exclude-libs,librculist-bp.a \
+		$$(pkg-config --libs liburcu-bp) -lurcu-common -lpthread -ldl; \
+	! nm -D --defined-only $$out/libplugin-static.so | grep ' rculist_'; \
+	$(CC) -DHOST_RCULIST -DHOST_FLAVOR=\"memb\" examples/libplugin/host.c -o $$out/host-memb-linked-bp \
+		-L$$out -lplugin-bp -Wl,-rpath,$$out $(call adopt_pc,memb) -Wl,-rpath,$$pfx/lib -lpthread; \
+	$(CC) -DHOST_DLOPEN examples/libplugin/host.c -o $$out/host-none-dlopen -ldl -lpthread; \
+	printf '   '; $$out/host-memb-linked-bp 1 500; \
+	for p in bp static; do \
+		printf '   '; $$out/host-none-dlopen $$out/libplugin-$$p.so 10 100; \
+	done
 	@echo "== adopt: make uninstall leaves no file behind"
 	$(Q)$(MAKE) --no-print-directory uninstall PREFIX=$(ADOPT_TMP)/prefix
 	$(Q)left=$$(find $(ADOPT_TMP)/prefix ! -type d); \

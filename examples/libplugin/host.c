@@ -1,44 +1,95 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * host - a program that knows nothing of RCU, driving libplugin.
+ * host - a program that drives libplugin while running its own RCU, of
+ * another kind, or none.  One source, built per kind of host:
  *
- * Built two ways from this one source:
- *   host_linked   linked with -lplugin (and so, at start-up, with
- *                 librculist-bp and liburcu-bp)
- *   host_dlopen   -DHOST_DLOPEN: links neither, and loads libplugin.so
- *                 with dlopen() after its threads are running, so that
- *                 liburcu's thread-local reader state is set up late.
+ *   -DHOST_RCULIST -DHOST_FLAVOR='"memb"'  linked with -lrculist-memb (or
+ *                  any flavour), its own readers and updater on rculist
+ *   -DHOST_URCU_MEMB   liburcu-memb used directly, no rculist
+ *   (neither)          no RCU at all
  *
- * Its threads (which the plugin never registers) look names up while
- * the main thread updates the registry and sends the threads SIGUSR1,
- * whose handler, installed by the plugin, reads the registry too.
+ * and two ways:
+ *   linked         the plugin linked at start-up (-lplugin-bp)
+ *   -DHOST_DLOPEN  the plugin dlopen()ed, run and dlclose()d CYCLES times
  *
- *   usage: host_linked | host_dlopen path/to/libplugin.so
+ * The host's own readers check every element they reach against poison,
+ * as the plugin's do; while a bp plugin runs, a thread of the host that
+ * the plugin never saw calls plugin_lookup() too.  The host checks that
+ * the plugin's rculist calls reach the flavour it was built for, and that
+ * its own reach its own.  One line of counts; exit status 0 only if
+ * nothing was poisoned, nothing missed, and every flavour was right.
+ *
+ *   usage: host [CYCLES [ROUNDS]]                     (linked)
+ *          host path/to/libplugin.so [CYCLES [ROUNDS]] (-DHOST_DLOPEN)
  */
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #ifdef HOST_DLOPEN
 #include <dlfcn.h>
-#include <string.h>
 #endif
 
 #include "plugin.h"
 
-#ifdef HOST_DLOPEN
+#if defined(HOST_RCULIST)
+#include <rculist.h>
+#define HOST_KIND	 "rculist-" HOST_FLAVOR
+#define host_register	 rculist_register_thread
+#define host_unregister	 rculist_unregister_thread
+#define host_read_lock	 rculist_read_lock
+#define host_read_unlock rculist_read_unlock
+#define host_quiescent	 rculist_quiescent_state
+#define host_synchronize rculist_synchronize_rcu
+#define host_flavor_ok() (strcmp(rculist_flavor_name(), HOST_FLAVOR) == 0)
+#elif defined(HOST_URCU_MEMB)
+#include <urcu/urcu-memb.h>
+#include <urcu/rculist.h>
+#define HOST_KIND	 "liburcu-memb"
+#define host_register	 urcu_memb_register_thread
+#define host_unregister	 urcu_memb_unregister_thread
+#define host_read_lock	 urcu_memb_read_lock
+#define host_read_unlock urcu_memb_read_unlock
+#define host_quiescent() ((void)0)
+#define host_synchronize urcu_memb_synchronize_rcu
+#define host_flavor_ok() 1
+#else
+#define HOST_KIND "no RCU"
+#endif
+
+#if defined(HOST_RCULIST) || defined(HOST_URCU_MEMB)
+#define HOST_HAS_RCU 1
+#else
+#define HOST_HAS_RCU 0
+#endif
+
+/*
+ * fork() with the plugin loaded: memb and qsbr forbid it while another
+ * thread is inside a read-side section, which the host's own readers
+ * always are; so only hosts with no RCU, or bp, fork.
+ */
+#if !HOST_HAS_RCU
+#define host_may_fork() 1
+#elif defined(HOST_RCULIST)
+#define host_may_fork() (strcmp(HOST_FLAVOR, "bp") == 0)
+#else
+#define host_may_fork() 0
+#endif
+
 static struct {
-	int (*start)(void);
-	void (*set)(const char *name, int value);
-	int (*remove)(const char *name);
+	const char *(*flavor)(void);
+	const char *(*built_for)(void);
+	const char *(*linkage)(void);
+	int (*run)(unsigned long rounds, struct plugin_stats *st);
 	int (*lookup)(const char *name);
-	unsigned long (*runs)(void);
-	unsigned long (*failures)(void);
-	void (*stop)(void);
 } plugin;
 
+#ifdef HOST_DLOPEN
 static void *need(void *lib, const char *name)
 {
 	void *sym = dlsym(lib, name);
@@ -56,7 +107,7 @@ static void *need(void *lib, const char *name)
 		memcpy(&plugin.field, &sym_, sizeof(plugin.field)); \
 	} while (0)
 
-static void load_plugin(const char *path)
+static void *load_plugin(const char *path)
 {
 	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 
@@ -64,96 +115,264 @@ static void load_plugin(const char *path)
 		fprintf(stderr, "host: dlopen: %s\n", dlerror());
 		exit(1);
 	}
-	BIND(start, "plugin_start");
-	BIND(set, "plugin_set");
-	BIND(remove, "plugin_remove");
+	BIND(flavor, "plugin_flavor");
+	BIND(built_for, "plugin_built_for");
+	BIND(linkage, "plugin_linkage");
+	BIND(run, "plugin_run");
 	BIND(lookup, "plugin_lookup");
-	BIND(runs, "plugin_watchdog_runs");
-	BIND(failures, "plugin_watchdog_failures");
-	BIND(stop, "plugin_stop");
+	return lib;
 }
-#define HOW "dlopen()ed late"
+#define HOW "dlopen()ed"
 #else
-static const struct {
-	int (*start)(void);
-	void (*set)(const char *name, int value);
-	int (*remove)(const char *name);
-	int (*lookup)(const char *name);
-	unsigned long (*runs)(void);
-	unsigned long (*failures)(void);
-	void (*stop)(void);
-	/* clang-format off */
-} plugin = {
-	plugin_start, plugin_set, plugin_remove, plugin_lookup,
-	plugin_watchdog_runs, plugin_watchdog_failures, plugin_stop,
-};
-/* clang-format on */
+static void *load_plugin(const char *path)
+{
+	(void)path;
+	plugin.flavor = plugin_flavor;
+	plugin.built_for = plugin_built_for;
+	plugin.linkage = plugin_linkage;
+	plugin.run = plugin_run;
+	plugin.lookup = plugin_lookup;
+	return NULL;
+}
 #define HOW "linked"
 #endif
 
-#define NTHREADS 2
+/* ------------------------------------------------ the host's own RCU */
+#define LIVE  0x0badcafe0badcafeUL
+#define NHOST 8
 
-static atomic_int loaded, stop;
-static atomic_ulong lookups, misses;
+static atomic_ulong host_reads, host_retired, host_poisoned;
 
-static void *worker(void *arg)
+#if HOST_HAS_RCU
+static atomic_int host_stop;
+
+struct item {
+	unsigned long magic;
+	struct cds_list_head link;
+};
+
+static CDS_LIST_HEAD(host_list);
+
+static struct item *item_new(void)
+{
+	struct item *it = malloc(sizeof(*it));
+
+	if (!it)
+		abort();
+	it->magic = LIVE;
+	return it;
+}
+
+static void *host_reader(void *arg)
 {
 	(void)arg;
-	while (!atomic_load(&loaded))
-		; /* started before the plugin is there */
-	while (!atomic_load(&stop)) {
-		if (plugin.lookup("config") < 0)
-			atomic_fetch_add(&misses, 1);
-		plugin.lookup("volatile"); /* may or may not be there */
-		atomic_fetch_add(&lookups, 1);
+	host_register();
+	while (!atomic_load(&host_stop)) {
+		struct item *it;
+		unsigned long n = 0;
+
+		host_read_lock();
+		cds_list_for_each_entry_rcu(it, &host_list, link) {
+			if (it->magic != LIVE)
+				atomic_fetch_add(&host_poisoned, 1);
+			n++;
+		}
+		host_read_unlock();
+		host_quiescent();
+		atomic_fetch_add(&host_reads, n);
+	}
+	host_unregister();
+	return NULL;
+}
+
+/* Replace an item, wait for a grace period, poison and free the old. */
+static void *host_updater(void *arg)
+{
+	unsigned long round = 0;
+
+	(void)arg;
+	while (!atomic_load(&host_stop)) {
+		struct item *old, *fresh = item_new();
+		unsigned long skip = round++ % NHOST;
+
+		cds_list_for_each_entry(old, &host_list, link)
+			if (!skip--)
+				break;
+		cds_list_replace_rcu(&old->link, &fresh->link);
+		host_synchronize();
+		old->magic = 0xdeadUL;
+		free(old);
+		atomic_fetch_add(&host_retired, 1);
+	}
+	return NULL;
+}
+
+static pthread_t host_threads[2];
+
+static void host_start(void)
+{
+	for (int i = 0; i < NHOST; i++)
+		cds_list_add_tail_rcu(&item_new()->link, &host_list);
+	if (pthread_create(&host_threads[0], NULL, host_reader, NULL) ||
+	    pthread_create(&host_threads[1], NULL, host_updater, NULL))
+		exit(1);
+}
+
+static void host_end(void)
+{
+	struct item *it, *tmp;
+
+	atomic_store(&host_stop, 1);
+	pthread_join(host_threads[0], NULL);
+	pthread_join(host_threads[1], NULL);
+	cds_list_for_each_entry_safe(it, tmp, &host_list, link) {
+		cds_list_del(&it->link);
+		free(it);
+	}
+}
+#else
+#define host_flavor_ok() 1
+static void host_start(void)
+{
+}
+
+static void host_end(void)
+{
+}
+#endif
+
+/*
+ * The child runs the plugin once more (and the host's own grace period):
+ * 0 if that went right, within 20 s.  A child stuck in liburcu's fork
+ * hooks blocks every signal: it is killed with SIGKILL.
+ */
+static int fork_and_run(void)
+{
+	struct plugin_stats st;
+	pid_t pid = fork();
+	int status, i;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int bad = plugin.run(50, &st) || st.poisoned || st.misses;
+#if HOST_HAS_RCU
+		host_synchronize();
+#endif
+		_exit(bad);
+	}
+	for (i = 0; i < 2000; i++) {
+		struct timespec ts = { 0, 10 * 1000000L };
+
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) && WEXITSTATUS(status) == 0 ?
+				       0 :
+				       -1;
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	fprintf(stderr, "host: the child of fork() hung\n");
+	return -1;
+}
+
+/* ------------------------------- a thread the plugin has never seen */
+static atomic_int foreign_stop;
+static atomic_ulong foreign_lookups, foreign_bad;
+
+/* "config" may be missing only until plugin_run() has first added it. */
+static void *foreign(void *arg)
+{
+	int seen = 0;
+
+	(void)arg;
+	while (!atomic_load(&foreign_stop)) {
+		int v = plugin.lookup("config");
+
+		if (v == -2 || (v == -1 && seen))
+			atomic_fetch_add(&foreign_bad, 1);
+		seen |= v >= 0;
+		atomic_fetch_add(&foreign_lookups, 1);
 	}
 	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	pthread_t tids[NTHREADS];
-	int i, round;
+	unsigned long cycles, rounds, c, wrong_flavor = 0, failed_runs = 0;
+	unsigned long forks = 0, failed_forks = 0;
+	struct plugin_stats sum = { 0 }, st;
+	const char *path = NULL;
+	/* copied: the plugin unloads */
+	char seen[16] = "?", built[16] = "?", linkage[40] = "?";
+	int arg = 1;
 
-	for (i = 0; i < NTHREADS; i++)
-		pthread_create(&tids[i], NULL, worker, NULL);
 #ifdef HOST_DLOPEN
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s path/to/libplugin.so\n", argv[0]);
+		fprintf(stderr,
+			"usage: %s path/to/libplugin.so [CYCLES [ROUNDS]]\n",
+			argv[0]);
 		return 2;
 	}
-	load_plugin(argv[1]);
-#else
-	(void)argc;
-	(void)argv;
+	path = argv[arg++];
 #endif
-	if (plugin.start())
-		return 1;
-	atomic_store(&loaded, 1);
+	cycles = argc > arg ? strtoul(argv[arg], NULL, 0) : 1;
+	rounds = argc > arg + 1 ? strtoul(argv[arg + 1], NULL, 0) : 2000;
 
-	/* At least 2000 rounds, and until the threads have looked up. */
-	for (round = 0; round < 2000 || atomic_load(&lookups) < 1000; round++) {
-		plugin.set("config", round);
-		if (round % 2)
-			plugin.remove("volatile");
-		else
-			plugin.set("volatile", round);
-		if (round % 10 == 0) {
-			for (i = 0; i < NTHREADS; i++)
-				pthread_kill(tids[i], SIGUSR1);
-			raise(SIGUSR1);
+	host_start();
+	for (c = 0; c < cycles; c++) {
+		void *lib = load_plugin(path);
+		pthread_t tid;
+		int bp;
+
+		snprintf(seen, sizeof(seen), "%s", plugin.flavor());
+		snprintf(built, sizeof(built), "%s", plugin.built_for());
+		snprintf(linkage, sizeof(linkage), "%s", plugin.linkage());
+		if (strcmp(seen, built) != 0)
+			wrong_flavor++;
+		bp = strcmp(built, "bp") == 0;
+		atomic_store(&foreign_stop, 0);
+		if (bp && pthread_create(&tid, NULL, foreign, NULL))
+			return 1;
+		if (plugin.run(rounds, &st))
+			failed_runs++;
+		if (bp) {
+			atomic_store(&foreign_stop, 1);
+			pthread_join(tid, NULL);
 		}
+		sum.reads += st.reads;
+		sum.signal_reads += st.signal_reads;
+		sum.retired += st.retired;
+		sum.poisoned += st.poisoned;
+		sum.misses += st.misses;
+		if (host_may_fork() && (c == 0 || c + 1 == cycles)) {
+			forks++;
+			failed_forks += fork_and_run() != 0;
+		}
+#ifdef HOST_DLOPEN
+		if (dlclose(lib)) {
+			fprintf(stderr, "host: dlclose: %s\n", dlerror());
+			return 1;
+		}
+#else
+		(void)lib;
+#endif
 	}
-	atomic_store(&stop, 1);
-	for (i = 0; i < NTHREADS; i++)
-		pthread_join(tids[i], NULL);
-	plugin.stop();
+	host_end();
 
-	printf("host (plugin %s): %lu lookups from %d unregistered threads, "
-	       "%lu missed; %lu watchdog lookups from signal handlers, %lu "
-	       "failed\n",
-	       HOW, atomic_load(&lookups), NTHREADS, atomic_load(&misses),
-	       plugin.runs(), plugin.failures());
-	return atomic_load(&misses) || plugin.failures() || !plugin.runs() ||
-	       !atomic_load(&lookups);
+	printf("host %-14s plugin %s (%s) %s x%lu: its calls reach %s%s; %lu reads, "
+	       "%lu from signal handlers, %lu foreign lookups (%lu bad), "
+	       "%lu retired, %lu poisoned, %lu missed; host: %lu reads, "
+	       "%lu retired, %lu poisoned; %lu forks, %lu failed%s\n",
+	       HOST_KIND, built, linkage, HOW, cycles, seen,
+	       wrong_flavor ? " (WRONG FLAVOUR)" : "", sum.reads,
+	       sum.signal_reads, atomic_load(&foreign_lookups),
+	       atomic_load(&foreign_bad), sum.retired, sum.poisoned, sum.misses,
+	       atomic_load(&host_reads), atomic_load(&host_retired),
+	       atomic_load(&host_poisoned), forks, failed_forks,
+	       host_flavor_ok() ? "" : " (HOST ON THE WRONG FLAVOUR)");
+	return wrong_flavor || failed_runs || failed_forks || sum.poisoned ||
+	       sum.misses || atomic_load(&foreign_bad) ||
+	       atomic_load(&host_poisoned) || !host_flavor_ok() ||
+	       (HOST_HAS_RCU && !atomic_load(&host_reads));
 }

@@ -89,6 +89,16 @@ void rculist_call_rcu(struct rcu_head *head,
 /* Wait until every callback queued before the call has run. */
 void rculist_rcu_barrier(void);
 
+/*
+ * Not for programs: exported so that a copy of rculist embedded in a
+ * plugin (librculist-<f>.a) and librculist-<f>.so loaded beside it run
+ * liburcu's fork hooks once per fork() between them (core/pin.c).
+ */
+#define RCULIST__FORK_PREPARE 0
+#define RCULIST__FORK_PARENT  1
+#define RCULIST__FORK_CHILD   2
+void rculist__fork_liburcu(int phase);
+
 /* Free @ptr's block after a grace period; see rculist_free_rcu(). */
 void rculist__free_rcu(struct rcu_head *head, size_t offset);
 
