@@ -34,7 +34,7 @@
  */
 #if defined(__has_attribute)
 #if __has_attribute(noplt)
-#define RCULIST__NOPLT	__attribute__((noplt))
+#define RCULIST__NOPLT __attribute__((noplt))
 #endif
 #endif
 #ifndef RCULIST__NOPLT
@@ -83,14 +83,29 @@ void rculist_synchronize_rcu(void);
  * Run @func(@head) after a grace period, from a helper thread.  Callable
  * from any thread, inside read-side critical sections too.
  */
-void rculist_call_rcu(struct rcu_head *head,
-		      void (*func)(struct rcu_head *head));
+void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 
 /* Wait until every callback queued before the call has run. */
 void rculist_rcu_barrier(void);
 
 /* Free @ptr's block after a grace period; see rculist_free_rcu(). */
 void rculist__free_rcu(struct rcu_head *head, size_t offset);
+
+/*
+ * Internal, for the tests and benchmarks: how rculist_free_rcu() batches,
+ * and how many blocks wait.  @waiting counts the blocks handed off and
+ * not yet freed plus those in the threads' open batches (a racy sum);
+ * @handed_peak is the most blocks handed off and not yet freed at once
+ * since the last call with @reset_peak non-zero.
+ */
+struct rculist__reclaim_stats {
+	unsigned long batch;	   /* blocks per batch */
+	unsigned long slots;	   /* batches in flight per thread, at most */
+	unsigned long handed;	   /* handed off, not yet freed */
+	unsigned long waiting;	   /* handed + open batches */
+	unsigned long handed_peak; /* most of handed at once */
+};
+void rculist__reclaim_stats(struct rculist__reclaim_stats *st, int reset_peak);
 
 RCULIST__END_DECLS
 
@@ -100,12 +115,13 @@ RCULIST__END_DECLS
  * struct rcu_head field.  Callable wherever rculist_call_rcu() is.
  * rculist_rcu_barrier() waits for these frees too.
  */
-#define rculist_free_rcu(ptr, rcu_member)				\
-	rculist__free_rcu(&(ptr)->rcu_member,				\
+#define rculist_free_rcu(ptr, rcu_member)     \
+	rculist__free_rcu(&(ptr)->rcu_member, \
 			  offsetof(RCULIST__POINTEE(ptr), rcu_member))
 
 /* Compile-time flavour choice: the read side inlined (see <rculist/inline.h>). */
-#if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || defined(RCULIST_INLINE_BP)
+#if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || \
+	defined(RCULIST_INLINE_BP)
 #include "inline.h"
 #endif
 
