@@ -15,10 +15,12 @@
  * owner frees the DONE batches itself at its next hand-off, in the thread
  * that allocated them (glibc's per-thread caches make that several times
  * faster than freeing in call_rcu's worker, and it scales with updaters).
- * The callback that leaves a state with nothing in flight sweeps it
- * instead: it frees the DONE batches and sends the open batch, through
- * the state's sweep slot, on a grace period after which the callback
- * frees it.  The owner hands its open batch off when it holds BATCH
+ * The callback that leaves a state with nothing in flight, while blocks
+ * still wait there, sends a probe round one more grace period (through
+ * the state's sweep slot); if the owner has not handed off meanwhile,
+ * it is idle (or gone), and the probe's callback sweeps the state: it
+ * frees the DONE batches and sends the open batch through the sweep
+ * slot, to be freed by the callback.  The owner hands its open batch off when it holds BATCH
  * blocks, or at once when nothing of its own is in flight.  Together:
  * no block waits for ever, whether its thread goes on, idles or exits.
  *
@@ -115,6 +117,7 @@ static __thread struct state *self;
 /* Statistics for the tests and benchmarks (rculist__reclaim_stats). */
 static unsigned long handed;	  /* handed off, not yet freed */
 static unsigned long handed_peak; /* most of handed at once */
+static unsigned long freed;	  /* blocks freed, ever */
 
 static int real(const struct pending *list)
 {
@@ -133,13 +136,15 @@ static unsigned long count_blocks(const struct pending *p)
 static void free_blocks(struct pending *p)
 {
 	struct pending *next;
+	unsigned long n = 0;
 	size_t offset;
 
-	for (; p; p = next) {
+	for (; p; p = next, n++) {
 		next = p->next;
 		offset = p->offset;
 		free((char *)p - offset);
 	}
+	__atomic_add_fetch(&freed, n, __ATOMIC_RELEASE);
 }
 
 static void handed_add(unsigned long n)
@@ -213,20 +218,26 @@ static struct pending *splice(struct pending *to, struct pending *list)
 	return list;
 }
 
-static void sweep(struct state *s);
+static void last_done(struct state *s, int probe, unsigned long seen);
 
 /* A slot's grace period is over. */
 static void slot_done(struct rcu_head *head)
 {
 	struct slot *sl = rculist__container_of(head, struct slot, rcu);
 	struct state *s = sl->state;
-	int queued = SLOT_QUEUED;
+	int queued = SLOT_QUEUED, probe = 0;
+	unsigned long seen = 0;
 
 	if (!__atomic_compare_exchange_n(&sl->st, &queued, SLOT_DONE, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		/* SLOT_ORPHAN: nobody else will free it. */
-		free_blocks(sl->blocks);
-		handed_sub(sl->n);
+		/* The sweep slot: a batch nobody else frees, or a probe. */
+		if (sl->blocks) {
+			free_blocks(sl->blocks);
+			handed_sub(sl->n);
+		} else {
+			probe = 1;
+			seen = sl->n;
+		}
 		__atomic_store_n(&sl->st, SLOT_FREE, __ATOMIC_RELEASE);
 	}
 	/*
@@ -234,41 +245,68 @@ static void slot_done(struct rcu_head *head)
 	 * looks at inflight; one of the two sees the other (all SEQ_CST).
 	 */
 	if (!__atomic_sub_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST))
-		sweep(s);
+		last_done(s, probe, seen);
+}
+
+static int has_done(struct state *s)
+{
+	struct slot *sl;
+
+	for (sl = s->slot; sl < s->slot + SLOTS; sl++)
+		if (__atomic_load_n(&sl->st, __ATOMIC_RELAXED) == SLOT_DONE)
+			return 1;
+	return 0;
 }
 
 /*
- * Nothing of @s is in flight: free its DONE batches and send its open
- * batch on a grace period, after which the callback frees it.
+ * Nothing of @s is in flight, but blocks may wait: in its open batch, or
+ * in DONE slots that its owner frees at its next hand-off.  An owner
+ * that goes on freeing does that within a grace period; so first a
+ * probe (the sweep slot, empty) goes round one grace period, and if the
+ * owner has made no hand-off meanwhile (@probe, owner_seq still @seen),
+ * the sweep frees its DONE slots here and sends its open batch through
+ * the sweep slot, to be freed by the callback.
  */
-static void sweep(struct state *s)
+static void last_done(struct state *s, int probe, unsigned long seen)
 {
 	struct slot *sl = &s->slot[SLOTS];
 	struct pending *list = NULL;
+	int send = 0;
 
 	pthread_mutex_lock(&s->sweep_lock);
-	if (!__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST) &&
-	    __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE) == SLOT_FREE) {
-		__atomic_store_n(&s->sweeping, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST) ||
+	    __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE) != SLOT_FREE)
+		goto unlock;
+	__atomic_store_n(&s->sweeping, 1, __ATOMIC_SEQ_CST);
+	if (probe && __atomic_load_n(&s->owner_seq, __ATOMIC_SEQ_CST) == seen) {
 		claim_done(s);
 		list = __atomic_exchange_n(&s->open, STOLEN, __ATOMIC_SEQ_CST);
+		if (!real(list))
+			list = NULL;
 		if (__atomic_load_n(&orphans, __ATOMIC_RELAXED))
-			list = splice(real(list) ? list : NULL,
+			list = splice(list,
 				      __atomic_exchange_n(&orphans, NULL,
 							  __ATOMIC_ACQUIRE));
-		if (real(list)) {
-			sl->blocks = list;
+		if (list) {
 			sl->n = count_blocks(list);
-			__atomic_store_n(&sl->st, SLOT_ORPHAN, __ATOMIC_RELAXED);
-			__atomic_add_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST);
 			handed_add(sl->n);
-		} else {
-			list = NULL;
-			__atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
+			send = 1;
 		}
+	} else if (real(__atomic_load_n(&s->open, __ATOMIC_SEQ_CST)) ||
+		   has_done(s) || __atomic_load_n(&orphans, __ATOMIC_RELAXED)) {
+		sl->n = __atomic_load_n(&s->owner_seq, __ATOMIC_SEQ_CST);
+		send = 1;
 	}
+	if (send) {
+		sl->blocks = list;
+		__atomic_store_n(&sl->st, SLOT_ORPHAN, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST);
+	} else {
+		__atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
+	}
+unlock:
 	pthread_mutex_unlock(&s->sweep_lock);
-	if (list) {
+	if (send) {
 		rculist_call_rcu(&sl->rcu, slot_done);
 		__atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
 	}
@@ -479,6 +517,7 @@ void rculist__reclaim_stats(struct rculist__reclaim_stats *st, int reset_peak)
 	st->slots = SLOTS;
 	st->handed = __atomic_load_n(&handed, __ATOMIC_RELAXED);
 	st->waiting = st->handed + open;
+	st->freed = __atomic_load_n(&freed, __ATOMIC_ACQUIRE);
 	st->handed_peak =
 		reset_peak ? __atomic_exchange_n(&handed_peak, st->handed,
 						 __ATOMIC_RELAXED) :
