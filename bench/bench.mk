@@ -94,3 +94,29 @@ $(BENCH_B)/%/bench-static: $(BENCH_NEUTRAL) $(call bench_flavor_objs,%) \
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -static -o $@ $(BENCH_NEUTRAL) $(call bench_flavor_objs,$*) \
 		$(LIBDIR_B)/librculist-$*.a -lurcu-$* -lurcu-common -lpthread -lm
+
+# bench/reclaim.c: rculist_free_rcu() against rculist_call_rcu() per
+# element, 1 and 2 updaters, one summary line per case; part of `make
+# bench`, and of `make check` as a quick run (BENCH_QUICK=1).
+RECLAIM_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/reclaim)
+
+.PHONY: bench-reclaim check-bench-reclaim
+bench: bench-reclaim
+
+bench-reclaim: $(RECLAIM_BINS) ## Reclamation throughput: free_rcu against call_rcu, 1 and 2 updaters (~25 s)
+	$(Q)for b in $(RECLAIM_BINS); do $(BENCH_ENV) $$b || exit 1; done | tee $(BENCH_B)/reclaim.txt
+
+$(BENCH_B)/%/reclaim: $(BENCH_O)/reclaim.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
+	$(call quiet,LD,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_O)/reclaim.o -L$(LIBDIR_B) \
+		-Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* -lpthread
+
+CHECKS += check-bench-reclaim
+check-bench-reclaim: $(RECLAIM_BINS)
+	@echo "== bench-reclaim, quick run (BENCH_QUICK=1)"
+	$(Q)for b in $(RECLAIM_BINS); do BENCH_QUICK=1 $$b -r 1 || exit 1; done \
+		>$(BENCH_B)/reclaim-check.txt
+	$(Q)test "$$(grep -c '^reclaim: impl=.* updates/s=[0-9.]*M ' \
+		$(BENCH_B)/reclaim-check.txt)" = $$((4 * $(words $(FLAVORS)))) || \
+		{ cat $(BENCH_B)/reclaim-check.txt >&2; exit 1; }

@@ -64,7 +64,18 @@ RCULIST__HIDDEN int rculist__flavor_registered(void);
 /* Whether read_lock/unlock delimit sections the flavour sees (not qsbr). */
 RCULIST__HIDDEN int rculist__flavor_has_sections(void);
 
-/* core/reclaim.c: its lock across fork(), released in parent and child. */
+/*
+ * core/reclaim.c: blocks per batch handed to call_rcu, and batch slots
+ * per thread (see rculist__reclaim_stats()).
+ */
+#define RCULIST__RECLAIM_BATCH 256
+#define RCULIST__RECLAIM_SLOTS 16
+
+/*
+ * core/reclaim.c: its registry lock across fork(), released in the
+ * parent and in the child (which also gives up the other threads' batch
+ * states).
+ */
 RCULIST__HIDDEN void rculist__reclaim_before_fork(void);
 RCULIST__HIDDEN void rculist__reclaim_after_fork(void);
 

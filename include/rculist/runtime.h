@@ -102,6 +102,24 @@ void rculist__fork_liburcu(int phase);
 /* Free @ptr's block after a grace period; see rculist_free_rcu(). */
 void rculist__free_rcu(struct rcu_head *head, size_t offset);
 
+/*
+ * Internal, for the tests and benchmarks: how rculist_free_rcu() batches,
+ * and how many blocks wait.  @waiting counts the blocks handed off and
+ * not yet freed plus those in the threads' open batches (a racy sum);
+ * @handed_peak is the most blocks handed off and not yet freed at once
+ * since the last call with @reset_peak non-zero; @freed counts every
+ * block rculist_free_rcu() has freed.
+ */
+struct rculist__reclaim_stats {
+	unsigned long batch;	   /* blocks per batch */
+	unsigned long slots;	   /* batches in flight per thread, at most */
+	unsigned long handed;	   /* handed off, not yet freed */
+	unsigned long waiting;	   /* handed + open batches */
+	unsigned long handed_peak; /* most of handed at once */
+	unsigned long freed;	   /* blocks freed since the start */
+};
+void rculist__reclaim_stats(struct rculist__reclaim_stats *st, int reset_peak);
+
 RCULIST__END_DECLS
 
 /**

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bench/reclaim.c - reclamation throughput: updaters that allocate an
+ * element and retire it, flat out, through rculist_free_rcu() or through
+ * rculist_call_rcu() with a callback that frees it.
+ *
+ *   reclaim [-t SECONDS] [-r RUNS]
+ *
+ * Cases: {free_rcu, call_rcu} x {1, 2} updaters (no readers), each run
+ * RUNS times (default 5), cases interleaved so that drift hits them
+ * alike, BENCH_SCALE x 0.5 s a run (BENCH_QUICK=1: 0.05 s).  One line
+ * per case:
+ *
+ *   reclaim: impl=free_rcu flavor=memb updaters=2 updates/s=... \
+ *	min=... max=... peak_waiting=... others=... runs=5
+ *
+ * updates/s is the median over the runs, min/max the extremes;
+ * peak_waiting the most blocks retired and not yet freed at once over
+ * the runs (sampled every millisecond, and for free_rcu also the
+ * library's exact peak of blocks handed to call_rcu); others the most
+ * CPU, in cores, that other processes used during a run.  Between runs
+ * rculist_rcu_barrier() frees everything, untimed.
+ *
+ * Compiled once; the flavour is whatever library the binary links.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rculist.h>
+
+#define MAX_UPDATERS 2
+#define MAX_RUNS     32
+
+struct elem {
+	long key;
+	struct rcu_head rcu;
+	char payload[40];
+};
+
+enum impl { FREE_RCU, CALL_RCU };
+static const char *const impl_name[] = { "free_rcu", "call_rcu" };
+
+/* One updater's counter, alone on its cache line. */
+static struct {
+	unsigned long done;
+	char pad[64 - sizeof(unsigned long)];
+} upd[MAX_UPDATERS];
+
+static int stop;
+static unsigned long callbacks_run;
+
+static void free_elem(struct rcu_head *head)
+{
+	free(rculist__container_of(head, struct elem, rcu));
+	__atomic_fetch_add(&callbacks_run, 1, __ATOMIC_RELAXED);
+}
+
+struct updater_arg {
+	enum impl impl;
+	int id;
+};
+
+static void *updater(void *p)
+{
+	const struct updater_arg *a = p;
+	unsigned long n = 0;
+	struct elem *e;
+
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		e = malloc(sizeof(*e));
+		if (!e)
+			abort();
+		e->key = (long)n;
+		memset(e->payload, 0x5a, sizeof(e->payload));
+		if (a->impl == FREE_RCU)
+			rculist_free_rcu(e, rcu);
+		else
+			rculist_call_rcu(&e->rcu, free_elem);
+		if (!(++n % 64))
+			__atomic_store_n(&upd[a->id].done, n, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&upd[a->id].done, n, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Busy CPU seconds of the machine (/proc/stat), and of this process. */
+static double machine_busy(void)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 5)
+		return 0;
+	return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) /
+	       (double)sysconf(_SC_CLK_TCK);
+}
+
+static double self_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* Blocks retired and not yet freed, as far as can be seen now. */
+static unsigned long waiting(enum impl impl, int updaters)
+{
+	struct rculist__reclaim_stats st;
+	unsigned long queued = 0, run_;
+	int i;
+
+	if (impl == FREE_RCU) {
+		rculist__reclaim_stats(&st, 0);
+		return st.waiting;
+	}
+	for (i = 0; i < updaters; i++)
+		queued += __atomic_load_n(&upd[i].done, __ATOMIC_RELAXED);
+	run_ = __atomic_load_n(&callbacks_run, __ATOMIC_RELAXED);
+	/* The counters are published every 64 updates. */
+	return queued > run_ ? queued - run_ : 0;
+}
+
+struct sample {
+	double rate, others;
+	unsigned long peak;
+};
+
+static struct sample run(enum impl impl, int updaters, double seconds)
+{
+	struct updater_arg args[MAX_UPDATERS];
+	pthread_t tid[MAX_UPDATERS];
+	struct rculist__reclaim_stats st;
+	struct sample s = { 0, 0, 0 };
+	double t0, t1, busy0, self0;
+	unsigned long total = 0, w;
+	const struct timespec ms = { 0, 1000000 };
+	int i;
+
+	rculist__reclaim_stats(&st, 1);
+	__atomic_store_n(&callbacks_run, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
+	busy0 = machine_busy();
+	self0 = self_cpu();
+	t0 = now();
+	for (i = 0; i < updaters; i++) {
+		upd[i].done = 0;
+		args[i] = (struct updater_arg){ impl, i };
+		if (pthread_create(&tid[i], NULL, updater, &args[i])) {
+			perror("pthread_create");
+			exit(1);
+		}
+	}
+	while (now() - t0 < seconds) {
+		nanosleep(&ms, NULL);
+		w = waiting(impl, updaters);
+		if (w > s.peak)
+			s.peak = w;
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < updaters; i++) {
+		pthread_join(tid[i], NULL);
+		total += upd[i].done;
+	}
+	t1 = now();
+	s.rate = (double)total / (t1 - t0);
+	s.others = ((machine_busy() - busy0) - (self_cpu() - self0)) / (t1 - t0);
+	if (s.others < 0)
+		s.others = 0;
+	if (impl == FREE_RCU) {
+		rculist__reclaim_stats(&st, 0);
+		if (st.handed_peak > s.peak)
+			s.peak = st.handed_peak;
+	}
+	rculist_rcu_barrier();
+	return s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void print_si(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.2fM", v / 1e6);
+}
+
+int main(int argc, char **argv)
+{
+	static const int nupd[] = { 1, 2 };
+	struct sample s[2][2][MAX_RUNS];
+	const char *quick = getenv("BENCH_QUICK"),
+		   *scale_env = getenv("BENCH_SCALE");
+	double seconds = quick && !strcmp(quick, "1") ? 0.05 : 0.5, v[MAX_RUNS];
+	double others;
+	unsigned long peak;
+	char med[32], lo[32], hi[32];
+	int runs = 5, opt, r, i, u, k;
+
+	if (scale_env && atof(scale_env) > 0)
+		seconds *= atof(scale_env);
+	while ((opt = getopt(argc, argv, "t:r:")) != -1) {
+		if (opt == 't')
+			seconds = atof(optarg);
+		else if (opt == 'r')
+			runs = atoi(optarg);
+		else {
+			fprintf(stderr, "usage: %s [-t SECONDS] [-r RUNS]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (runs < 1 || runs > MAX_RUNS || seconds <= 0) {
+		fprintf(stderr, "reclaim: 1 <= runs <= %d, seconds > 0\n",
+			MAX_RUNS);
+		return 2;
+	}
+	for (r = 0; r < runs; r++)
+		for (u = 0; u < 2; u++)
+			for (i = 0; i < 2; i++)
+				s[i][u][r] = run((enum impl)i, nupd[u], seconds);
+	for (i = 0; i < 2; i++) {
+		for (u = 0; u < 2; u++) {
+			peak = 0;
+			others = 0;
+			for (k = 0; k < runs; k++) {
+				v[k] = s[i][u][k].rate;
+				if (s[i][u][k].peak > peak)
+					peak = s[i][u][k].peak;
+				if (s[i][u][k].others > others)
+					others = s[i][u][k].others;
+			}
+			qsort(v, (size_t)runs, sizeof(v[0]), cmp_double);
+			print_si(med, sizeof(med),
+				 runs % 2 ? v[runs / 2] :
+					    (v[runs / 2 - 1] + v[runs / 2]) / 2);
+			print_si(lo, sizeof(lo), v[0]);
+			print_si(hi, sizeof(hi), v[runs - 1]);
+			printf("reclaim: impl=%s flavor=%s updaters=%d updates/s=%s "
+			       "min=%s max=%s peak_waiting=%lu others=%.2f runs=%d\n",
+			       impl_name[i], rculist_flavor_name(), nupd[u],
+			       med, lo, hi, peak, others, runs);
+		}
+	}
+	return 0;
+}
