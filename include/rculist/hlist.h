@@ -23,6 +23,18 @@
 #include "types.h"
 #include "debug.h"
 
+/*
+ * offsetof(@type, @member), refused at compile time unless @member is a
+ * struct cds_hlist_node (see RCULIST__MEMBER_OFFSETOF in compiler.h).
+ */
+#define RCULIST__HLIST_MEMBER_MSG "member is not a struct cds_hlist_node"
+RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_hlist_node,
+			     struct cds_hlist_node, RCULIST__HLIST_MEMBER_MSG)
+#define rculist__hlist_offsetof(type, member)				\
+	RCULIST__MEMBER_OFFSETOF(type, member,				\
+				 rculist__member_is_not_a_struct_cds_hlist_node,	\
+				 struct cds_hlist_node, RCULIST__HLIST_MEMBER_MSG)
+
 /* Initialiser for a head declared as @name, and a declaration of one. */
 #define CDS_HLIST_HEAD_INIT(name)	{ NULL }
 #define CDS_HLIST_HEAD(name)	struct cds_hlist_head name = CDS_HLIST_HEAD_INIT(name)
@@ -170,9 +182,12 @@ static inline void cds_hlist_move_list(struct cds_hlist_head *old,
 	old->next = NULL;
 }
 
-/* The structure of type @type whose cds_hlist_node field @member is @ptr. */
+/*
+ * The structure of type @type whose cds_hlist_node field @member is @ptr.
+ * A @member of another type does not compile.
+ */
 #define cds_hlist_entry(ptr, type, member) \
-	rculist__container_of(ptr, type, member)
+	rculist__container_at(ptr, type, rculist__hlist_offsetof(type, member))
 
 /* @node minus @offset, or NULL for a NULL @node, without NULL arithmetic. */
 static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *node,
@@ -183,12 +198,13 @@ static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *no
 
 /* cds_hlist_entry_safe - cds_hlist_entry(), but NULL for a NULL @ptr. */
 #define cds_hlist_entry_safe(ptr, type, member)				\
-	((type *)rculist__hlist_entry_or_null(ptr, offsetof(type, member)))
+	((type *)rculist__hlist_entry_or_null(ptr,			\
+		rculist__hlist_offsetof(type, member)))
 
 /* The entry of @node typed like @entry, or NULL. */
 #define rculist__hlist_entry_as(entry, node, member)			\
 	((RCULIST__TYPEOF(entry))rculist__hlist_entry_or_null(node,	\
-		offsetof(RCULIST__POINTEE(entry), member)))
+		rculist__hlist_offsetof(RCULIST__POINTEE(entry), member)))
 
 /* Iterate @pos (struct cds_hlist_node *) over @head; NULL at the end. */
 #define cds_hlist_for_each(pos, head) \

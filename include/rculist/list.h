@@ -22,6 +22,18 @@
 #include "types.h"
 #include "debug.h"
 
+/*
+ * offsetof(@type, @member), refused at compile time unless @member is a
+ * struct cds_list_head (see RCULIST__MEMBER_OFFSETOF in compiler.h).
+ */
+#define RCULIST__LIST_MEMBER_MSG "member is not a struct cds_list_head"
+RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_list_head,
+			     struct cds_list_head, RCULIST__LIST_MEMBER_MSG)
+#define rculist__list_offsetof(type, member)				\
+	RCULIST__MEMBER_OFFSETOF(type, member,				\
+				 rculist__member_is_not_a_struct_cds_list_head,	\
+				 struct cds_list_head, RCULIST__LIST_MEMBER_MSG)
+
 /* Initialiser for a list head declared as @name: an empty list. */
 #define CDS_LIST_HEAD_INIT(name)	{ &(name), &(name) }
 
@@ -390,9 +402,12 @@ static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
 	cds_list_move_tail(head, elem);
 }
 
-/* The structure of type @type whose cds_list_head field @member is @ptr. */
+/*
+ * The structure of type @type whose cds_list_head field @member is @ptr.
+ * A @member of another type does not compile.
+ */
 #define cds_list_entry(ptr, type, member) \
-	rculist__container_of(ptr, type, member)
+	rculist__container_at(ptr, type, rculist__list_offsetof(type, member))
 
 /* The first element of the non-empty list @ptr, as a @type. */
 #define cds_list_first_entry(ptr, type, member) \
@@ -412,7 +427,7 @@ static inline void *rculist__entry_or_null(const struct cds_list_head *head,
 
 /* The first element of @ptr as a @type, or NULL if the list is empty. */
 #define cds_list_first_entry_or_null(ptr, type, member)			\
-	((type *)rculist__list_first_or_null(ptr, offsetof(type, member)))
+	((type *)rculist__list_first_or_null(ptr, rculist__list_offsetof(type, member)))
 
 static inline void *rculist__list_first_or_null(const struct cds_list_head *head,
 						size_t offset)
