@@ -409,6 +409,25 @@ static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
 #define cds_list_entry(ptr, type, member) \
 	rculist__container_at(ptr, type, rculist__list_offsetof(type, member))
 
+/**
+ * cds_list_entry_is_head - whether the entry @pos is the list head @head
+ * @pos: a pointer to the enclosing structure, such as an entry
+ *	iterator's cursor
+ * @head: the list head
+ * @member: the name of @pos's struct cds_list_head field
+ *
+ * True when @pos is the (invalid) entry computed from the head itself,
+ * as an entry iterator leaves its cursor when it runs to the end: only
+ * the address &@pos->@member is compared with @head, nothing is read.
+ * Each argument is evaluated once; a @member that is not a struct
+ * cds_list_head does not compile.  Concurrency: none needed, it reads
+ * no link; with readers, as with any cursor, @pos is valid only inside
+ * the read-side critical section that produced it.
+ */
+#define cds_list_entry_is_head(pos, head, member)			\
+	((void)rculist__list_offsetof(RCULIST__POINTEE(pos), member),	\
+	 cds_list_is_head(&(pos)->member, head))
+
 /* The first element of the non-empty list @ptr, as a @type. */
 #define cds_list_first_entry(ptr, type, member) \
 	cds_list_entry((ptr)->next, type, member)
