@@ -230,7 +230,8 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  */
 #define rculist__for_each_entry_rcu(pos, start, head, member, dir, _h, _c) \
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (RCULIST__CHECK_READER(), (start));			\
+	     *_c = (RCULIST__CHECK_READER(),				\
+		    rculist__list_member_check(pos, member), (start));	\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h;							\
 	     _c = rculist__deref(_c->dir))
