@@ -148,6 +148,129 @@ Test(hlist, empty_follows_contents)
 	CHECK_HEMPTY(&h);
 }
 
+Test(hlist, unhashed_lockless_agrees_with_unhashed)
+{
+	CDS_HLIST_HEAD(h);
+	struct item a, b, c;
+	const struct cds_hlist_node *ca = &a.hnode, *cb = &b.hnode;
+
+	scribble(&a, 1);
+	scribble(&b, 2);
+	scribble(&c, 3);
+	CDS_INIT_HLIST_NODE(&a.hnode);
+	CDS_INIT_HLIST_NODE(&b.hnode);
+	cr_assert(cds_hlist_unhashed_lockless(ca));
+	cr_assert(cds_hlist_unhashed_lockless(cb));
+	/* before: [h]   after: [h] -> 1, 2 unhashed */
+	cds_hlist_add_head(&a.hnode, &h);
+	CHECK_HLIST(&h, 1);
+	cr_assert_not(cds_hlist_unhashed_lockless(ca));
+	cr_assert(cds_hlist_unhashed_lockless(cb));
+	/* before: [h] -> 1   after: [h] -> 1 -> 2 -> 3 */
+	cds_hlist_add_behind_rcu(&b.hnode, &a.hnode);
+	cds_hlist_add_behind(&c.hnode, &b.hnode);
+	CHECK_HLIST(&h, 1, 2, 3);
+	cr_assert_not(cds_hlist_unhashed_lockless(ca));
+	cr_assert_not(cds_hlist_unhashed_lockless(cb));
+	cr_assert_not(cds_hlist_unhashed_lockless(&c.hnode));
+	/* before: [h] -> 1 -> 2 -> 3   after: [h] -> 1 -> 3, 2 unhashed */
+	cds_hlist_del_init_rcu(&b.hnode);
+	CHECK_HLIST(&h, 1, 3);
+	cr_assert(cds_hlist_unhashed_lockless(cb));
+	cr_assert_eq(cds_hlist_unhashed_lockless(cb), cds_hlist_unhashed(cb));
+	/* before: [h] -> 1 -> 3   after: [h] -> 3, 1 unhashed */
+	cds_hlist_del_init(&a.hnode);
+	CHECK_HLIST(&h, 3);
+	cr_assert(cds_hlist_unhashed_lockless(ca));
+	cr_assert_not(cds_hlist_unhashed_lockless(&c.hnode));
+	cr_assert_eq(cds_hlist_unhashed_lockless(&c.hnode),
+		     cds_hlist_unhashed(&c.hnode));
+}
+
+Test(hlist, add_fake_makes_a_headless_list_of_one)
+{
+	struct cds_hlist_head h;
+	struct item it[2], x;
+	const struct cds_hlist_node *cx = &x.hnode;
+
+	fill(&h, it, 2);
+	scribble(&x, 9);
+	CDS_INIT_HLIST_NODE(&x.hnode);
+	cr_assert_not(cds_hlist_fake(cx));
+	/* before: x (prev NULL)   after: x (prev x, next NULL) */
+	cds_hlist_add_fake(&x.hnode);
+	cr_assert(cds_hlist_fake(cx));
+	cr_assert_eq(x.hnode.prev, &x.hnode);
+	cr_assert_null(x.hnode.next);
+	cr_assert_not(cds_hlist_unhashed(cx));
+	cr_assert_not(cds_hlist_unhashed_lockless(cx));
+	/* Nodes on a list are not fake, and the list is untouched. */
+	cr_assert_not(cds_hlist_fake(&it[0].hnode));
+	cr_assert_not(cds_hlist_fake(&it[1].hnode));
+	CHECK_HLIST(&h, 1, 2);
+	/* before: x fake   after: x unhashed, [h] -> 1 -> 2 untouched */
+	cds_hlist_del_init(&x.hnode);
+	cr_assert(cds_hlist_unhashed(cx));
+	cr_assert_not(cds_hlist_fake(cx));
+	cr_assert_null(x.hnode.next);
+	CHECK_HLIST(&h, 1, 2);
+	/* A fake node may be deleted with every delete, then hashed. */
+	cds_hlist_add_fake(&x.hnode);
+	cds_hlist_del_init_rcu(&x.hnode);
+	cr_assert(cds_hlist_unhashed(cx));
+	cr_assert_null(x.hnode.next);
+	cds_hlist_add_fake(&x.hnode);
+	cds_hlist_del_rcu(&x.hnode);
+	cr_assert_null(x.hnode.next);
+	cds_hlist_add_fake(&x.hnode);
+	cds_hlist_del(&x.hnode);
+	CHECK_HLIST(&h, 1, 2);
+	CDS_INIT_HLIST_NODE(&x.hnode);
+	/* before: [h] -> 1 -> 2   after: [h] -> 9 -> 1 -> 2, 9 not fake */
+	cds_hlist_add_head(&x.hnode, &h);
+	CHECK_HLIST(&h, 9, 1, 2);
+	cr_assert_not(cds_hlist_fake(cx));
+}
+
+Test(hlist, is_singular_node_of_its_head_only)
+{
+	CDS_HLIST_HEAD(h);
+	CDS_HLIST_HEAD(other);
+	struct item a, b, z;
+	const struct cds_hlist_head *ch = &h;
+
+	scribble(&a, 1);
+	scribble(&b, 2);
+	scribble(&z, 26);
+	CDS_INIT_HLIST_NODE(&a.hnode);
+	CDS_INIT_HLIST_NODE(&b.hnode);
+	/* unhashed, and an empty head */
+	cr_assert_not(cds_hlist_is_singular_node(&a.hnode, ch));
+	/* before: [h]   after: [h] -> 1 */
+	cds_hlist_add_head(&a.hnode, &h);
+	CHECK_HLIST(&h, 1);
+	cr_assert(cds_hlist_is_singular_node(&a.hnode, ch));
+	cr_assert_not(cds_hlist_is_singular_node(&a.hnode, &other));
+	/* before: [h] -> 1   after: [h] -> 1 -> 2: neither is alone */
+	cds_hlist_add_behind(&b.hnode, &a.hnode);
+	CHECK_HLIST(&h, 1, 2);
+	cr_assert_not(cds_hlist_is_singular_node(&a.hnode, ch));
+	cr_assert_not(cds_hlist_is_singular_node(&b.hnode, ch));
+	/* before: [h] -> 1 -> 2   after: [h] -> 2: 2 is first and last */
+	cds_hlist_del(&a.hnode);
+	CHECK_HLIST(&h, 2);
+	cr_assert(cds_hlist_is_singular_node(&b.hnode, ch));
+	/* the only node of another list is not singular here */
+	cds_hlist_add_head(&z.hnode, &other);
+	CHECK_HLIST(&other, 26);
+	cr_assert(cds_hlist_is_singular_node(&z.hnode, &other));
+	cr_assert_not(cds_hlist_is_singular_node(&z.hnode, ch));
+	/* a fake node is nobody's singular node */
+	CDS_INIT_HLIST_NODE(&a.hnode);
+	cds_hlist_add_fake(&a.hnode);
+	cr_assert_not(cds_hlist_is_singular_node(&a.hnode, ch));
+}
+
 /* --------------------------------------------------- plain operations */
 
 /* Three nodes pushed at the head with @add (cds_hlist_add_head or _rcu). */

@@ -300,6 +300,38 @@ Test(iterators, for_each_entry_from_reverse)
 	cr_assert_eq(&pos->link, &h);
 }
 
+Test(iterators, entry_is_head)
+{
+	struct item *pos, *p;
+
+	/* a loop run to its end leaves pos at the head's (invalid) entry */
+	cds_list_for_each_entry(pos, &h, link)
+		visit(pos->key);
+	cr_assert(cds_list_entry_is_head(pos, HEAD, link));
+	CHECK_VISITS("abcd");
+	/* one that breaks out leaves a real element: not the head */
+	reset();
+	cds_list_for_each_entry_reverse(pos, &h, link)
+		if (pos->key == 'c')
+			break;
+	cr_assert_not(cds_list_entry_is_head(pos, HEAD, link));
+	cr_assert_eq(pos, IT('c'));
+	cr_assert_eq(head_evals, 1);
+	/* every element, first and last included, is not the head */
+	cr_assert_not(cds_list_entry_is_head(IT('a'), &h, link));
+	cr_assert_not(cds_list_entry_is_head(IT('d'), &h, link));
+	/* another list's head is not this one */
+	cr_assert_not(cds_list_entry_is_head(cds_list_entry(&e[5].link, struct item,
+							    link), &h, link));
+	/* each argument evaluated once */
+	reset();
+	p = IT('a');
+	cr_assert_not(cds_list_entry_is_head(p++, HEAD, link));
+	cr_assert_eq(p, IT('b'));
+	cr_assert_eq(head_evals, 1);
+	CHECK_LIST(&h, 'a', 'b', 'c', 'd');
+}
+
 /* ------------------------------------------------- safe entry iterators */
 
 static struct item *new_item(int key)

@@ -55,14 +55,79 @@ template <class T> using rculist__pointee_t = typename rculist__pointee<T>::type
 #endif
 
 /*
- * The structure of type @type whose field @member is at @ptr.  @ptr may
- * point to const (a reader's cursor, a const list in a checker): going
- * through an integer keeps -Wcast-qual quiet, as the kernel's
- * container_of() drops const too.
+ * The structure of type @type whose field at byte @offset is at @ptr.
+ * @ptr may point to const (a reader's cursor, a const list in a
+ * checker): going through an integer keeps -Wcast-qual quiet, as the
+ * kernel's container_of() drops const too.
  */
+#define rculist__container_at(ptr, type, offset)			\
+	((type *)(void *)((char *)(size_t)(const void *)(ptr) - (offset)))
 #define rculist__container_of(ptr, type, member)			\
-	((type *)(void *)((char *)(size_t)(const void *)(ptr) -	\
-			  offsetof(type, member)))
+	rculist__container_at(ptr, type, offsetof(type, member))
+
+/*
+ * The link a list macro is given must be of the list's node type:
+ * offsetof(type, member) alone would accept any member, and the macro
+ * would then compute a wrong element from a right pointer.  So every
+ * *_entry macro and iterator takes the member's offset through
+ * RCULIST__MEMBER_OFFSETOF(), which refuses, at compile time, a member
+ * that is not a @node, with the message @msg:
+ *
+ *   C11  a _Static_assert in a structure inside sizeof, on
+ *        __builtin_types_compatible_p (which ignores qualifiers: a
+ *        const element type is fine);
+ *   C99  the same test as the width of a bit-field named @checker, -1
+ *        when it fails (-std=c99 has no _Static_assert, and glibc's
+ *        <sys/cdefs.h> redefines the name as a declaration that cannot
+ *        sit in a structure): the compiler names the field;
+ *   C++  sizeof of the class template @checker, whose static_assert
+ *        compares the member's type, stripped of reference and
+ *        cv-qualifiers, with @node; RCULIST__DEFINE_MEMBER_CHECK()
+ *        defines that template once per node type.
+ *
+ * Both are unevaluated operands of sizeof, folded into the constant
+ * offset: no argument is evaluated, no code is generated
+ * (make check-debug-zero-cost compares the object code with and
+ * without them), and the result is still an integer constant.
+ */
+#ifdef __cplusplus
+extern "C++" {
+template <class T> struct rculist__bare { typedef T type; };
+template <class T> struct rculist__bare<T &> : rculist__bare<T> {};
+template <class T> struct rculist__bare<const T> : rculist__bare<T> {};
+template <class T> struct rculist__bare<volatile T> : rculist__bare<T> {};
+template <class T> struct rculist__bare<const volatile T> : rculist__bare<T> {};
+template <class T, class U> struct rculist__same { enum { value = 0 }; };
+template <class T> struct rculist__same<T, T> { enum { value = 1 }; };
+}
+#define RCULIST__DEFINE_MEMBER_CHECK(checker, node, msg)		\
+	extern "C++" {							\
+	template <class T> struct checker {				\
+		static_assert(rculist__same<typename rculist__bare<T>::type, \
+					    node>::value, msg);		\
+	};								\
+	}
+#define RCULIST__MEMBER_OFFSETOF(type, member, checker, node, msg)	\
+	(offsetof(type, member) +					\
+	 0 * sizeof(checker<decltype(((type *)0)->member)>))
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define RCULIST__DEFINE_MEMBER_CHECK(checker, node, msg)
+#define RCULIST__MEMBER_OFFSETOF(type, member, checker, node, msg)	\
+	(offsetof(type, member) +					\
+	 0 * sizeof(struct {						\
+		_Static_assert(__builtin_types_compatible_p(		\
+			__typeof__(((type *)0)->member), node), msg);	\
+		char rculist__unused;					\
+	}))
+#else
+#define RCULIST__DEFINE_MEMBER_CHECK(checker, node, msg)
+#define RCULIST__MEMBER_OFFSETOF(type, member, checker, node, msg)	\
+	(offsetof(type, member) +					\
+	 0 * sizeof(struct {						\
+		unsigned int checker : __builtin_types_compatible_p(	\
+			__typeof__(((type *)0)->member), node) ? 1 : -1; \
+	}))
+#endif
 
 /*
  * Unique names for the hidden variables of iterators, so that nested

@@ -204,16 +204,18 @@ RCULIST__END_DECLS
 #undef cds_list_entry_rcu
 #define cds_list_entry_rcu(ptr, type, member)				\
 	(rculist__debug_reader_at("cds_list_entry_rcu", __FILE__, __LINE__), \
-	 rculist__container_of(rculist__deref(ptr), type, member))
+	 rculist__container_at(rculist__deref(ptr), type,		\
+			       rculist__list_offsetof(type, member)))
 #undef cds_list_first_or_null_rcu
 #define cds_list_first_or_null_rcu(ptr, type, member)			\
 	((type *)RCULIST__DEBUG_READ(cds_list_first_or_null_rcu,	\
-		rculist__list_first_or_null_rcu(ptr, offsetof(type, member))))
+		rculist__list_first_or_null_rcu(ptr,			\
+			rculist__list_offsetof(type, member))))
 #undef cds_list_next_or_null_rcu
 #define cds_list_next_or_null_rcu(head, ptr, type, member)		\
 	((type *)RCULIST__DEBUG_READ(cds_list_next_or_null_rcu,	\
 		rculist__list_next_or_null_rcu(head, &(ptr)->next,	\
-					       offsetof(type, member))))
+					       rculist__list_offsetof(type, member))))
 
 /* <rculist/hlist.h> */
 #define cds_hlist_add_head(newp, head)					\

@@ -8,7 +8,10 @@
  *
  * A node's prev points to the previous node, or to the head itself (the
  * head's only field sits where a node's next does), so that deleting a
- * node needs no head.  A node with a NULL prev is on no list.
+ * node needs no head.  A node with a NULL prev is on no list; one whose
+ * prev is itself is a list of its own (cds_hlist_add_fake()).  Every
+ * store of a prev, here and in <rculist/hlist_rcu.h>, is untorn, so that
+ * cds_hlist_unhashed_lockless() may load it without the update lock.
  *
  * No iterator here computes container_of() on a NULL link: the element
  * pointer is derived only from a non-NULL node (the 2-argument forms
@@ -22,6 +25,18 @@
 #include "compiler.h"
 #include "types.h"
 #include "debug.h"
+
+/*
+ * offsetof(@type, @member), refused at compile time unless @member is a
+ * struct cds_hlist_node (see RCULIST__MEMBER_OFFSETOF in compiler.h).
+ */
+#define RCULIST__HLIST_MEMBER_MSG "member is not a struct cds_hlist_node"
+RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_hlist_node,
+			     struct cds_hlist_node, RCULIST__HLIST_MEMBER_MSG)
+#define rculist__hlist_offsetof(type, member)				\
+	RCULIST__MEMBER_OFFSETOF(type, member,				\
+				 rculist__member_is_not_a_struct_cds_hlist_node,	\
+				 struct cds_hlist_node, RCULIST__HLIST_MEMBER_MSG)
 
 /* Initialiser for a head declared as @name, and a declaration of one. */
 #define CDS_HLIST_HEAD_INIT(name)	{ NULL }
@@ -58,7 +73,7 @@ static inline void CDS_INIT_HLIST_HEAD(struct cds_hlist_head *head)
 static inline void CDS_INIT_HLIST_NODE(struct cds_hlist_node *node)
 {
 	node->next = NULL;
-	node->prev = NULL;
+	rculist__store_once(node->prev, NULL);
 }
 
 /* cds_hlist_unhashed - whether @node is on no list (initialised or deleted
@@ -66,6 +81,50 @@ static inline void CDS_INIT_HLIST_NODE(struct cds_hlist_node *node)
 static inline int cds_hlist_unhashed(const struct cds_hlist_node *node)
 {
 	return node->prev == NULL;
+}
+
+/**
+ * cds_hlist_unhashed_lockless - whether @node is on no list, for a caller
+ * that does not hold the list's update lock
+ * @node: the node to test
+ *
+ * cds_hlist_unhashed() with a single untorn load of @node's prev, which
+ * every hlist operation stores untorn: a caller that holds no lock (a
+ * reader, or an updater testing before it takes the lock) may race with
+ * the updaters of @node's list.  The answer may be stale as soon as it
+ * is returned; act on it under the update lock, or only as a hint.
+ */
+static inline int cds_hlist_unhashed_lockless(const struct cds_hlist_node *node)
+{
+	return rculist__load_once(node->prev) == NULL;
+}
+
+/**
+ * cds_hlist_fake - whether @node was made a list of its own by
+ * cds_hlist_add_fake()
+ * @node: the node to test
+ *
+ * True when @node's prev points to @node itself.  The caller holds the
+ * update lock of any list @node may be on (or owns @node).
+ */
+static inline int cds_hlist_fake(const struct cds_hlist_node *node)
+{
+	return node->prev == node;
+}
+
+/**
+ * cds_hlist_is_singular_node - whether @node is the only node of @head
+ * @node: a node on some list (or unhashed)
+ * @head: the list head to test against
+ *
+ * True when @node is first (its prev is the head) and last (its next is
+ * NULL) of @head.  Reads @node only, never @head, so it costs no access
+ * to the head's cache line.  The caller holds @head's update lock.
+ */
+static inline int cds_hlist_is_singular_node(const struct cds_hlist_node *node,
+					     const struct cds_hlist_head *head)
+{
+	return node->next == NULL && (const void *)node->prev == (const void *)head;
 }
 
 /* cds_hlist_empty - whether @head has no element. */
@@ -86,9 +145,9 @@ static inline void cds_hlist_add_head(struct cds_hlist_node *newp,
 
 	RCULIST__CHECK_HADD(newp, rculist__hlist_head_node(head), first);
 	newp->next = first;
-	newp->prev = rculist__hlist_head_node(head);
+	rculist__store_once(newp->prev, rculist__hlist_head_node(head));
 	if (first)
-		first->prev = newp;
+		rculist__store_once(first->prev, newp);
 	head->next = newp;
 }
 
@@ -99,7 +158,7 @@ static inline void __cds_hlist_del(struct cds_hlist_node *elem)
 
 	RCULIST__CHECK_HDEL(elem);
 	if (next)
-		next->prev = elem->prev;
+		rculist__store_once(next->prev, elem->prev);
 	*rculist__hlist_next(elem->prev) = next;
 }
 
@@ -135,9 +194,9 @@ static inline void cds_hlist_add_before(struct cds_hlist_node *n,
 					struct cds_hlist_node *next)
 {
 	RCULIST__CHECK_HADD(n, next->prev, next);
-	n->prev = next->prev;
+	rculist__store_once(n->prev, next->prev);
 	n->next = next;
-	next->prev = n;
+	rculist__store_once(next->prev, n);
 	*rculist__hlist_next(n->prev) = n;
 }
 
@@ -151,10 +210,30 @@ static inline void cds_hlist_add_behind(struct cds_hlist_node *n,
 {
 	RCULIST__CHECK_HADD(n, prev, prev->next);
 	n->next = prev->next;
-	n->prev = prev;
+	rculist__store_once(n->prev, prev);
 	prev->next = n;
 	if (n->next)
-		n->next->prev = n;
+		rculist__store_once(n->next->prev, n);
+}
+
+/**
+ * cds_hlist_add_fake - make @node a list of its own, with no head
+ * @node: an unhashed node (initialised with CDS_INIT_HLIST_NODE(), so
+ *	that its next is NULL)
+ *
+ * @node's prev is pointed at @node itself, as if @node's own next were
+ * the link that leads to it.  cds_hlist_unhashed() is then false and
+ * cds_hlist_fake() true, and cds_hlist_del(), cds_hlist_del_init() or
+ * their _rcu forms may be called on it: they rewrite only @node's own
+ * next, to what it already holds.  For objects whose code deletes a
+ * node unconditionally whether or not it was ever hashed.  The caller
+ * owns @node: no list links to it, no reader can reach it.
+ *
+ * before: n (prev NULL)      after: n (prev n, next NULL)
+ */
+static inline void cds_hlist_add_fake(struct cds_hlist_node *node)
+{
+	rculist__store_once(node->prev, node);
 }
 
 /**
@@ -166,13 +245,16 @@ static inline void cds_hlist_move_list(struct cds_hlist_head *old,
 {
 	newh->next = old->next;
 	if (newh->next)
-		newh->next->prev = rculist__hlist_head_node(newh);
+		rculist__store_once(newh->next->prev, rculist__hlist_head_node(newh));
 	old->next = NULL;
 }
 
-/* The structure of type @type whose cds_hlist_node field @member is @ptr. */
+/*
+ * The structure of type @type whose cds_hlist_node field @member is @ptr.
+ * A @member of another type does not compile.
+ */
 #define cds_hlist_entry(ptr, type, member) \
-	rculist__container_of(ptr, type, member)
+	rculist__container_at(ptr, type, rculist__hlist_offsetof(type, member))
 
 /* @node minus @offset, or NULL for a NULL @node, without NULL arithmetic. */
 static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *node,
@@ -183,12 +265,13 @@ static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *no
 
 /* cds_hlist_entry_safe - cds_hlist_entry(), but NULL for a NULL @ptr. */
 #define cds_hlist_entry_safe(ptr, type, member)				\
-	((type *)rculist__hlist_entry_or_null(ptr, offsetof(type, member)))
+	((type *)rculist__hlist_entry_or_null(ptr,			\
+		rculist__hlist_offsetof(type, member)))
 
 /* The entry of @node typed like @entry, or NULL. */
 #define rculist__hlist_entry_as(entry, node, member)			\
 	((RCULIST__TYPEOF(entry))rculist__hlist_entry_or_null(node,	\
-		offsetof(RCULIST__POINTEE(entry), member)))
+		rculist__hlist_offsetof(RCULIST__POINTEE(entry), member)))
 
 /* Iterate @pos (struct cds_hlist_node *) over @head; NULL at the end. */
 #define cds_hlist_for_each(pos, head) \

@@ -37,9 +37,9 @@ static inline void cds_hlist_add_head_rcu(struct cds_hlist_node *newp,
 
 	RCULIST__CHECK_HADD(newp, rculist__hlist_head_node(head), first);
 	newp->next = first;
-	newp->prev = rculist__hlist_head_node(head);
+	rculist__store_once(newp->prev, rculist__hlist_head_node(head));
 	if (first)
-		first->prev = newp;
+		rculist__store_once(first->prev, newp);
 	rculist__publish(head->next, newp);
 }
 
@@ -55,9 +55,9 @@ static inline void cds_hlist_add_before_rcu(struct cds_hlist_node *n,
 	struct cds_hlist_node *prev = next->prev;
 
 	RCULIST__CHECK_HADD(n, prev, next);
-	n->prev = prev;
+	rculist__store_once(n->prev, prev);
 	n->next = next;
-	next->prev = n;
+	rculist__store_once(next->prev, n);
 	rculist__publish(*rculist__hlist_next(prev), n);
 }
 
@@ -74,10 +74,10 @@ static inline void cds_hlist_add_behind_rcu(struct cds_hlist_node *n,
 
 	RCULIST__CHECK_HADD(n, prev, next);
 	n->next = next;
-	n->prev = prev;
+	rculist__store_once(n->prev, prev);
 	rculist__publish(*rculist__hlist_next(prev), n);
 	if (next)
-		next->prev = n;
+		rculist__store_once(next->prev, n);
 }
 
 /**
@@ -109,7 +109,7 @@ static inline void cds_hlist_del_rcu(struct cds_hlist_node *elem)
 
 	RCULIST__CHECK_HDEL(elem);
 	if (next)
-		next->prev = elem->prev;
+		rculist__store_once(next->prev, elem->prev);
 	rculist__store_once(*rculist__hlist_next(elem->prev), next);
 	RCULIST__POISON_HLIST_RCU(elem);
 }
@@ -126,9 +126,9 @@ static inline void cds_hlist_del_init_rcu(struct cds_hlist_node *elem)
 
 		RCULIST__CHECK_HDEL(elem);
 		if (next)
-			next->prev = elem->prev;
+			rculist__store_once(next->prev, elem->prev);
 		rculist__store_once(*rculist__hlist_next(elem->prev), next);
-		elem->prev = NULL;
+		rculist__store_once(elem->prev, NULL);
 	}
 }
 
@@ -146,10 +146,10 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 
 	RCULIST__CHECK_HDEL(old);
 	newn->next = next;
-	newn->prev = old->prev;
+	rculist__store_once(newn->prev, old->prev);
 	rculist__publish(*rculist__hlist_next(newn->prev), newn);
 	if (next)
-		next->prev = newn;
+		rculist__store_once(next->prev, newn);
 	RCULIST__POISON_HLIST_RCU(old);
 }
 

@@ -22,6 +22,25 @@
 #include "types.h"
 #include "debug.h"
 
+/*
+ * offsetof(@type, @member), refused at compile time unless @member is a
+ * struct cds_list_head (see RCULIST__MEMBER_OFFSETOF in compiler.h).
+ */
+#define RCULIST__LIST_MEMBER_MSG "member is not a struct cds_list_head"
+RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_list_head,
+			     struct cds_list_head, RCULIST__LIST_MEMBER_MSG)
+#define rculist__list_offsetof(type, member)				\
+	RCULIST__MEMBER_OFFSETOF(type, member,				\
+				 rculist__member_is_not_a_struct_cds_list_head,	\
+				 struct cds_list_head, RCULIST__LIST_MEMBER_MSG)
+/*
+ * The same check on the element type of the cursor @pos, as an
+ * expression of no value: iterators make it before their first use of
+ * @member, so that a wrong member is reported by this message first.
+ */
+#define rculist__list_member_check(pos, member)				\
+	((void)rculist__list_offsetof(RCULIST__POINTEE(pos), member))
+
 /* Initialiser for a list head declared as @name: an empty list. */
 #define CDS_LIST_HEAD_INIT(name)	{ &(name), &(name) }
 
@@ -390,9 +409,31 @@ static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
 	cds_list_move_tail(head, elem);
 }
 
-/* The structure of type @type whose cds_list_head field @member is @ptr. */
+/*
+ * The structure of type @type whose cds_list_head field @member is @ptr.
+ * A @member of another type does not compile.
+ */
 #define cds_list_entry(ptr, type, member) \
-	rculist__container_of(ptr, type, member)
+	rculist__container_at(ptr, type, rculist__list_offsetof(type, member))
+
+/**
+ * cds_list_entry_is_head - whether the entry @pos is the list head @head
+ * @pos: a pointer to the enclosing structure, such as an entry
+ *	iterator's cursor
+ * @head: the list head
+ * @member: the name of @pos's struct cds_list_head field
+ *
+ * True when @pos is the (invalid) entry computed from the head itself,
+ * as an entry iterator leaves its cursor when it runs to the end: only
+ * the address &@pos->@member is compared with @head, nothing is read.
+ * Each argument is evaluated once; a @member that is not a struct
+ * cds_list_head does not compile.  Concurrency: none needed, it reads
+ * no link; with readers, as with any cursor, @pos is valid only inside
+ * the read-side critical section that produced it.
+ */
+#define cds_list_entry_is_head(pos, head, member)			\
+	(rculist__list_member_check(pos, member),			\
+	 cds_list_is_head(&(pos)->member, head))
 
 /* The first element of the non-empty list @ptr, as a @type. */
 #define cds_list_first_entry(ptr, type, member) \
@@ -412,7 +453,7 @@ static inline void *rculist__entry_or_null(const struct cds_list_head *head,
 
 /* The first element of @ptr as a @type, or NULL if the list is empty. */
 #define cds_list_first_entry_or_null(ptr, type, member)			\
-	((type *)rculist__list_first_or_null(ptr, offsetof(type, member)))
+	((type *)rculist__list_first_or_null(ptr, rculist__list_offsetof(type, member)))
 
 static inline void *rculist__list_first_or_null(const struct cds_list_head *head,
 						size_t offset)
@@ -486,7 +527,7 @@ rculist__iter_head(const struct cds_list_head *head)
  */
 #define rculist__for_each_entry(pos, start, head, member, dir, _h, _c)	\
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (start);						\
+	     *_c = (rculist__list_member_check(pos, member), (start));	\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h;							\
 	     _c = _c->dir)
@@ -522,7 +563,7 @@ rculist__iter_head(const struct cds_list_head *head)
  */
 #define rculist__for_each_entry_safe(pos, n, start, head, member, dir, _h, _c) \
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (start);						\
+	     *_c = (rculist__list_member_check(pos, member), (start));	\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h && ((n) = cds_list_entry(_c->dir,			\
 				RCULIST__POINTEE(pos), member), 1);	\

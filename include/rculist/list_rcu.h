@@ -190,7 +190,8 @@ static inline void cds_list_splice_tail_init_rcu(struct cds_list_head *list,
  * as head->next) points to, loading @ptr once for a reader.
  */
 #define cds_list_entry_rcu(ptr, type, member) \
-	rculist__container_of(rculist__deref(ptr), type, member)
+	rculist__container_at(rculist__deref(ptr), type,		\
+			      rculist__list_offsetof(type, member))
 
 static inline void *rculist__list_next_or_null_rcu(const struct cds_list_head *head,
 						   struct cds_list_head *const *link,
@@ -206,7 +207,8 @@ static inline void *rculist__list_next_or_null_rcu(const struct cds_list_head *h
  * critical section).
  */
 #define cds_list_first_or_null_rcu(ptr, type, member)			\
-	((type *)rculist__list_first_or_null_rcu(ptr, offsetof(type, member)))
+	((type *)rculist__list_first_or_null_rcu(ptr,		\
+					  rculist__list_offsetof(type, member)))
 static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *head,
 						    size_t offset)
 {
@@ -219,7 +221,7 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  */
 #define cds_list_next_or_null_rcu(head, ptr, type, member)		\
 	((type *)rculist__list_next_or_null_rcu(head, &(ptr)->next,	\
-						 offsetof(type, member)))
+						 rculist__list_offsetof(type, member)))
 
 /*
  * The RCU iterators: callers are readers inside a read-side critical
@@ -228,7 +230,8 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  */
 #define rculist__for_each_entry_rcu(pos, start, head, member, dir, _h, _c) \
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (RCULIST__CHECK_READER(), (start));			\
+	     *_c = (RCULIST__CHECK_READER(),				\
+		    rculist__list_member_check(pos, member), (start));	\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h;							\
 	     _c = rculist__deref(_c->dir))

@@ -69,6 +69,18 @@ struct cds_hlist_nulls_node {
 	struct cds_hlist_nulls_node *next, *prev;
 };
 
+/*
+ * offsetof(@type, @member), refused at compile time unless @member is a
+ * struct cds_hlist_nulls_node (see RCULIST__MEMBER_OFFSETOF in compiler.h).
+ */
+#define RCULIST__NULLS_MEMBER_MSG "member is not a struct cds_hlist_nulls_node"
+RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_hlist_nulls_node,
+			     struct cds_hlist_nulls_node, RCULIST__NULLS_MEMBER_MSG)
+#define rculist__nulls_offsetof(type, member)				\
+	RCULIST__MEMBER_OFFSETOF(type, member,				\
+				 rculist__member_is_not_a_struct_cds_hlist_nulls_node,	\
+				 struct cds_hlist_nulls_node, RCULIST__NULLS_MEMBER_MSG)
+
 /* The end marker of value @value, as a node pointer (odd: never a node). */
 static inline struct cds_hlist_nulls_node *rculist__nulls_marker(unsigned long value)
 {
@@ -101,9 +113,10 @@ static inline void CDS_INIT_HLIST_NULLS_HEAD(struct cds_hlist_nulls_head *head,
 /*
  * The structure of type @type whose cds_hlist_nulls_node field @member is
  * at @ptr.  @ptr must be a node, never a marker (test cds_is_a_nulls()).
+ * A @member of another type does not compile.
  */
-#define cds_hlist_nulls_entry(ptr, type, member) \
-	rculist__container_of(ptr, type, member)
+#define cds_hlist_nulls_entry(ptr, type, member)			\
+	rculist__container_at(ptr, type, rculist__nulls_offsetof(type, member))
 
 /* The head seen as the node whose next field it shares. */
 static inline struct cds_hlist_nulls_node *

@@ -55,6 +55,7 @@ struct obj *z_last(L *h) { return cds_list_last_entry(h, struct obj, link); }
 struct obj *z_first_or_null(L *h) { return cds_list_first_entry_or_null(h, struct obj, link); }
 struct obj *z_next(struct obj *o) { return cds_list_next_entry(o, link); }
 struct obj *z_prev(struct obj *o) { return cds_list_prev_entry(o, link); }
+int z_entry_is_head(const struct obj *o, const L *h) { return cds_list_entry_is_head(o, h, link); }
 
 /* Plain list iterators. */
 long z_for_each(L *h) { L *p; long s = 0; cds_list_for_each(p, h) s += (long)p; return s; }
@@ -95,6 +96,10 @@ void z_hinit(H *h) { CDS_INIT_HLIST_HEAD(h); }
 void z_hinit_node(N *n) { CDS_INIT_HLIST_NODE(n); }
 int z_hunhashed(const N *n) { return cds_hlist_unhashed(n); }
 int z_hempty(const H *h) { return cds_hlist_empty(h); }
+int z_hunhashed_lockless(const N *n) { return cds_hlist_unhashed_lockless(n); }
+int z_hfake(const N *n) { return cds_hlist_fake(n); }
+void z_hadd_fake(N *n) { cds_hlist_add_fake(n); }
+int z_his_singular_node(const N *n, const H *h) { return cds_hlist_is_singular_node(n, h); }
 void z_hadd_head(N *n, H *h) { cds_hlist_add_head(n, h); }
 void z__hdel(N *e) { __cds_hlist_del(e); }
 void z_hdel(N *e) { cds_hlist_del(e); }

@@ -6,9 +6,10 @@
 # Debug mode costs nothing when off: compile tests/debug/zero_cost.c (every
 # operation, accessor and iterator) against the shipped headers, and
 # against copies of them whose debug hooks are deleted, at -O0 and -O2,
-# and require the disassembly to be identical.  The copies must still
-# compile and must hold no hook: a new kind of hook that the edit below
-# does not know fails the check rather than passing it.
+# and require the disassembly to be identical.  The copies also compute
+# member offsets without the compile-time member type checks.  They must
+# still compile and must hold no hook: a new kind of hook that the edit
+# below does not know fails the check rather than passing it.
 set -eu
 
 out=$1 cc=$2
@@ -35,6 +36,16 @@ for h in list list_rcu hlist hlist_rcu; do
 	fi
 done
 
+# The member type checks of the *_entry macros and iterators (compiler.h)
+# cost nothing either: the stripped tree computes plain offsetof().
+sed -e 's|^#endif /\* RCULIST_COMPILER_H \*/$|#undef RCULIST__MEMBER_OFFSETOF\
+#define RCULIST__MEMBER_OFFSETOF(type, member, checker, node, msg) offsetof(type, member)\
+&|' include/rculist/compiler.h > "$out/include/rculist/compiler.h"
+if cmp -s include/rculist/compiler.h "$out/include/rculist/compiler.h"; then
+	echo "zero_cost: no member type check found in rculist/compiler.h" >&2
+	exit 1
+fi
+
 for opt in -O0 -O2; do
 	for tree in shipped stripped; do
 		inc=include
@@ -51,5 +62,5 @@ for opt in -O0 -O2; do
 	fi
 	fns=$(grep -c '^[0-9a-f]* <z_' "$out/shipped$opt.dis")
 	insns=$(grep -c '^ *[0-9a-f]*:' "$out/shipped$opt.dis")
-	echo "zero_cost: $cc $opt: $fns functions, $insns instructions, identical with and without the hooks"
+	echo "zero_cost: $cc $opt: $fns functions, $insns instructions, identical with and without the hooks and member type checks"
 done

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/typecheck/members.c - every *_entry macro and every iterator
+ * that takes a member refuses, at compile time, a member that is not the
+ * list's node type (make check-typecheck, tests/typecheck.mk).
+ *
+ * Compiled as it stands, every use names the right member, and the file
+ * must compile without a warning, as C and as C++.  Each use marked
+ * TC_L(name), TC_H(name) or TC_N(name) is also a case: compiled with
+ * -DTC_BAD_name=TC_YES, that use alone names a member of another node
+ * type, and the compiler must refuse it, at that line, with the message
+ * of the list it belongs to:
+ *   TC_L  circular lists, given an hlist node:  member is not a struct cds_list_head
+ *   TC_H  hlists, given a circular-list link:   member is not a struct cds_hlist_node
+ *   TC_N  nulls lists, given an hlist node:     member is not a struct cds_hlist_nulls_node
+ * (C99 spells the message as an identifier, member_is_not_a_struct_...).
+ * One use per line: tests/typecheck.mk finds the cases by line.
+ */
+#include <rculist.h>
+
+struct obj {
+	int key;
+	struct cds_list_head link;
+	struct cds_hlist_node hnode;
+	struct cds_hlist_nulls_node nnode;
+};
+
+/*
+ * TC_PICK(flag, good, wrong) is @wrong if @flag expands to TC_YES, else
+ * @good: TC_YES puts a 1 second in TC_SECOND's arguments, an undefined
+ * TC_BAD_name leaves the 0 there.
+ */
+#define TC_YES			~, 1
+#define TC_SECOND(a, b, ...)	b
+#define TC_IS_YES(...)		TC_SECOND(__VA_ARGS__, 0, ~)
+#define TC_CAT2(a, b)		a##b
+#define TC_CAT(a, b)		TC_CAT2(a, b)
+#define TC_PICK_0(good, wrong)	good
+#define TC_PICK_1(good, wrong)	wrong
+#define TC_PICK(flag, good, wrong) TC_CAT(TC_PICK_, TC_IS_YES(flag))(good, wrong)
+
+#define TC_L(name)	TC_PICK(TC_BAD_##name, link, hnode)
+#define TC_H(name)	TC_PICK(TC_BAD_##name, hnode, link)
+#define TC_N(name)	TC_PICK(TC_BAD_##name, nnode, hnode)
+
+long tc_list(struct cds_list_head *h, const struct cds_list_head *ch);
+long tc_hlist(struct cds_hlist_head *hh);
+long tc_nulls(struct cds_hlist_nulls_head *nh);
+
+long tc_list(struct cds_list_head *h, const struct cds_list_head *ch)
+{
+	struct obj *p, *n;
+	const struct obj *cp;
+	long sum = 0;
+
+	p = cds_list_entry(h->next, struct obj, TC_L(list_entry));
+	cp = cds_list_entry(ch->next, const struct obj, TC_L(list_entry_const));
+	p = cds_list_first_entry(h, struct obj, TC_L(list_first_entry));
+	p = cds_list_last_entry(h, struct obj, TC_L(list_last_entry));
+	p = cds_list_first_entry_or_null(h, struct obj, TC_L(list_first_entry_or_null));
+	p = cds_list_next_entry(p, TC_L(list_next_entry));
+	p = cds_list_prev_entry(p, TC_L(list_prev_entry));
+	sum += cds_list_entry_is_head(p, h, TC_L(list_entry_is_head));
+	cds_list_for_each_entry(p, h, TC_L(list_for_each_entry))
+		sum += p->key;
+	cds_list_for_each_entry(cp, ch, TC_L(list_for_each_entry_const))
+		sum += cp->key;
+	cds_list_for_each_entry_reverse(p, h, TC_L(list_for_each_entry_reverse))
+		sum += p->key;
+	cds_list_for_each_entry_continue(p, h, TC_L(list_for_each_entry_continue))
+		sum += p->key;
+	cds_list_for_each_entry_continue_reverse(p, h, TC_L(list_for_each_entry_continue_reverse))
+		sum += p->key;
+	cds_list_for_each_entry_from(p, h, TC_L(list_for_each_entry_from))
+		sum += p->key;
+	cds_list_for_each_entry_from_reverse(p, h, TC_L(list_for_each_entry_from_reverse))
+		sum += p->key;
+	cds_list_for_each_entry_safe(p, n, h, TC_L(list_for_each_entry_safe))
+		sum += p->key;
+	cds_list_for_each_entry_safe_reverse(p, n, h, TC_L(list_for_each_entry_safe_reverse))
+		sum += p->key;
+	cds_list_for_each_entry_safe_from(p, n, h, TC_L(list_for_each_entry_safe_from))
+		sum += p->key;
+	cds_list_for_each_entry_safe_continue(p, n, h, TC_L(list_for_each_entry_safe_continue))
+		sum += p->key;
+
+	rculist_read_lock();
+	p = cds_list_entry_rcu(h->next, struct obj, TC_L(list_entry_rcu));
+	p = cds_list_first_or_null_rcu(h, struct obj, TC_L(list_first_or_null_rcu));
+	p = cds_list_next_or_null_rcu(h, &p->link, struct obj, TC_L(list_next_or_null_rcu));
+	cds_list_for_each_entry_rcu(p, h, TC_L(list_for_each_entry_rcu))
+		sum += p->key;
+	cds_list_for_each_entry_rcu(cp, ch, TC_L(list_for_each_entry_rcu_const))
+		sum += cp->key;
+	cds_list_for_each_entry_reverse_rcu(p, h, TC_L(list_for_each_entry_reverse_rcu))
+		sum += p->key;
+	cds_list_for_each_entry_continue_rcu(p, h, TC_L(list_for_each_entry_continue_rcu))
+		sum += p->key;
+	cds_list_for_each_entry_from_rcu(p, h, TC_L(list_for_each_entry_from_rcu))
+		sum += p->key;
+	rculist_read_unlock();
+	return sum + p->key + cp->key;
+}
+
+long tc_hlist(struct cds_hlist_head *hh)
+{
+	struct cds_hlist_node *pos, *tmp;
+	struct obj *p, *n;
+	long sum = 0;
+
+	p = cds_hlist_entry(hh->next, struct obj, TC_H(hlist_entry));
+	p = cds_hlist_entry_safe(hh->next, struct obj, TC_H(hlist_entry_safe));
+	cds_hlist_for_each_entry(p, pos, hh, TC_H(hlist_for_each_entry))
+		sum += p->key;
+	cds_hlist_for_each_entry_safe(p, pos, tmp, hh, TC_H(hlist_for_each_entry_safe))
+		sum += p->key;
+	cds_hlist_for_each_entry_2(p, hh, TC_H(hlist_for_each_entry_2))
+		sum += p->key;
+	cds_hlist_for_each_entry_safe_2(p, n, hh, TC_H(hlist_for_each_entry_safe_2))
+		sum += p->key;
+	p = cds_hlist_entry(hh->next, struct obj, hnode);
+	cds_hlist_for_each_entry_continue(p, TC_H(hlist_for_each_entry_continue))
+		sum += p->key;
+	p = cds_hlist_entry(hh->next, struct obj, hnode);
+	cds_hlist_for_each_entry_from(p, TC_H(hlist_for_each_entry_from))
+		sum += p->key;
+
+	rculist_read_lock();
+	cds_hlist_for_each_entry_rcu(p, pos, hh, TC_H(hlist_for_each_entry_rcu))
+		sum += p->key;
+	cds_hlist_for_each_entry_rcu_2(p, hh, TC_H(hlist_for_each_entry_rcu_2))
+		sum += p->key;
+	p = cds_hlist_entry(hh->next, struct obj, hnode);
+	cds_hlist_for_each_entry_continue_rcu(p, TC_H(hlist_for_each_entry_continue_rcu))
+		sum += p->key;
+	p = cds_hlist_entry(hh->next, struct obj, hnode);
+	cds_hlist_for_each_entry_from_rcu(p, TC_H(hlist_for_each_entry_from_rcu))
+		sum += p->key;
+	rculist_read_unlock();
+	return sum;
+}
+
+long tc_nulls(struct cds_hlist_nulls_head *nh)
+{
+	struct cds_hlist_nulls_node *pos;
+	struct obj *p;
+	long sum = 0;
+
+	p = cds_hlist_nulls_entry(nh->next, struct obj, TC_N(hlist_nulls_entry));
+	sum += p->key;
+	cds_hlist_nulls_for_each_entry(p, pos, nh, TC_N(hlist_nulls_for_each_entry))
+		sum += p->key;
+	rculist_read_lock();
+	cds_hlist_nulls_for_each_entry_rcu(p, pos, nh, TC_N(hlist_nulls_for_each_entry_rcu))
+		sum += p->key;
+	rculist_read_unlock();
+	return sum;
+}
