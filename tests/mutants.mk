@@ -5,6 +5,9 @@
 # tests/mutants/survivors/ holds planted bugs not yet caught every run
 # (the splice publishing its run before the last next: the splices are
 # sampled by a timer, not single-stepped); run them with MUTANTS=...
+# tests/mutants/stale/: the early free planted in core/reclaim.c before
+# its rewrite (branch i12-reclaim); it no longer applies and must be
+# planted again in the new implementation.
 #   make check-mutants [MUTANT_RUNS=5] [MUTANT_FILTER='conc_updates/*']
 #                      [MUTANTS='tests/mutants/a.patch ...']
 MUTANT_RUNS   ?= 5
