@@ -184,9 +184,16 @@ CHECKS := check-unit
 
 .PHONY: check-unit $(FLAVORS:%=check-unit-%)
 check-unit: $(FLAVORS:%=check-unit-%) ## Run the Criterion suites once per flavour
+# Every walking test has a .timeout; Criterion 2.4.1 can still wait for
+# ever (--timeout does not bound a test without one), so each suite run is
+# bounded too, and says so when it is cut.
+UNIT_TIMEOUT ?= 300
 $(FLAVORS:%=check-unit-%): check-unit-%: $(B)/tests/%/unit
 	@echo "== unit tests, flavour $*"
-	$(Q)$< --jobs 2
+	$(Q)timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2; st=$$?; \
+	if [ $$st -eq 124 ] || [ $$st -eq 137 ]; then \
+		echo "check-unit-$*: the suite did not end within $(UNIT_TIMEOUT) s (a test hangs)" >&2; fi; \
+	exit $$st
 
 check: ## Run every test (what CI runs)
 	$(Q)$(MAKE) --no-print-directory deps-tools

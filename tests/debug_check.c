@@ -27,7 +27,7 @@ static void init(void)
 	rculist_set_error_handler(record);
 }
 
-TestSuite(debug_check, .init = init);
+TestSuite(debug_check, .timeout = 10, .init = init);
 
 static CDS_LIST_HEAD(h);
 static CDS_HLIST_HEAD(hh);

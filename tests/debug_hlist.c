@@ -8,7 +8,7 @@
 #endif
 #include "debug_expect.h"
 
-TestSuite(debug_hlist, .init = debug_init);
+TestSuite(debug_hlist, .timeout = 10, .init = debug_init);
 
 static CDS_HLIST_HEAD(h);
 static struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };

@@ -12,7 +12,7 @@
 
 #include "debug_expect.h"
 
-TestSuite(debug_list, .init = debug_init);
+TestSuite(debug_list, .timeout = 10, .init = debug_init);
 
 static CDS_LIST_HEAD(h);
 static struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };

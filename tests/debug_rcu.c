@@ -10,7 +10,7 @@
 #endif
 #include "debug_expect.h"
 
-TestSuite(debug_rcu, .init = debug_init);
+TestSuite(debug_rcu, .timeout = 10, .init = debug_init);
 
 static CDS_LIST_HEAD(h);
 static CDS_HLIST_HEAD(hh);

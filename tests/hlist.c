@@ -12,7 +12,7 @@
 
 #include "check.h"
 
-TestSuite(hlist);
+TestSuite(hlist, .timeout = 10);
 
 /* [h] -> it[0] <-> ... <-> it[n-1], keys 1..n, linked by hand. */
 static void fill(struct cds_hlist_head *h, struct item *it, size_t n)

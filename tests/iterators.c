@@ -68,7 +68,7 @@ static void trash(struct cds_list_head *link)
 	memset(link, 0x5a, sizeof(*link));
 }
 
-TestSuite(iterators, .init = setup);
+TestSuite(iterators, .timeout = 10, .init = setup);
 
 /* ------------------------------------------------- link iterators */
 
@@ -546,7 +546,7 @@ static void rcu_teardown(void)
 	rculist_unregister_thread();
 }
 
-TestSuite(iterators_rcu, .init = rcu_setup, .fini = rcu_teardown);
+TestSuite(iterators_rcu, .timeout = 10, .init = rcu_setup, .fini = rcu_teardown);
 
 Test(iterators_rcu, for_each_rcu)
 {

@@ -40,7 +40,7 @@ static void build(struct cds_list_head *head, const char *keys)
 		cds_list_add_tail(L(*keys), head);
 }
 
-TestSuite(list_plain, .init = setup);
+TestSuite(list_plain, .timeout = 10, .init = setup);
 
 /* ------------------------------------------------- initialisation */
 

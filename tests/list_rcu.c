@@ -46,7 +46,7 @@ static void build(struct cds_list_head *head, const char *keys)
 		cds_list_add_tail_rcu(L(*keys), head);
 }
 
-TestSuite(list_rcu, .init = setup, .fini = teardown);
+TestSuite(list_rcu, .timeout = 10, .init = setup, .fini = teardown);
 
 /* ------------------------------------------------- updates */
 

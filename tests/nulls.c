@@ -13,7 +13,7 @@
 
 #include "check.h"
 
-TestSuite(nulls);
+TestSuite(nulls, .timeout = 10);
 
 struct nitem {
 	int key;

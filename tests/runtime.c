@@ -12,7 +12,7 @@
 
 #include "check.h"
 
-TestSuite(runtime);
+TestSuite(runtime, .timeout = 10);
 
 Test(runtime, flavor_name_is_one_of_three)
 {
