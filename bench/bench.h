@@ -91,5 +91,7 @@ static inline unsigned long bench_key(uint64_t *x, unsigned long nkeys)
 extern const struct bench_side bench_side_rl, bench_side_rli, bench_side_urcu,
 	bench_side_urcu_lib, bench_side_plain, bench_side_rwlock,
 	bench_side_mutex;
+/* Linked into the static binary only (rl.c built with -flto): else NULL. */
+extern const struct bench_side bench_side_rlto __attribute__((weak));
 
 #endif /* BENCH_BENCH_H */

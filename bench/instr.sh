@@ -44,15 +44,15 @@ awk -F, '
 { v[$1 "," $2 "," $3 "," $4] = $5; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 } }
 END {
 	split("list8 list1024 hash", wl, " ")
-	split("plain rculist rculist-inline urcu urcu-lib rwlock mutex", sd, " ")
+	split("plain rculist rculist-lto rculist-inline urcu urcu-lib rwlock mutex", sd, " ")
 	print "\nInstructions per lookup (callgrind), overhead over plain, and that overhead / urcu inline overhead"
 	printf "%-12s %-9s", "link", "workload"
-	for (s = 1; s <= 7; s++) printf " %15s", sd[s]
+	for (s = 1; s <= 8; s++) printf " %15s", sd[s]
 	printf "\n"
 	for (l = 1; l <= nl; l++) for (w = 1; w <= 3; w++) {
 		lb = labels[l]; p = v[lb ",read," wl[w] ",plain"]; u = v[lb ",read," wl[w] ",urcu"]
 		printf "%-12s %-9s", lb, wl[w]
-		for (s = 1; s <= 7; s++) {
+		for (s = 1; s <= 8; s++) {
 			x = v[lb ",read," wl[w] "," sd[s]]
 			if (x == "") { printf " %15s", "-"; continue }
 			if (sd[s] == "plain") printf " %15.1f", x
