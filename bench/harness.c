@@ -38,8 +38,8 @@
 
 #define MAX_REPS    32
 #define MAX_RESULTS 512
-#define NOISY_CORES 0.25  /* CPU of others (or steal) above the free cores */
-#define NOISY_CS_HZ 50.0  /* involuntary switches of ours per second */
+#define NOISY_CORES 0.25 /* CPU of others (or steal) above the free cores */
+#define NOISY_CS_HZ 50.0 /* involuntary switches of ours per second */
 #define UPD_CHUNK   1024UL
 #define BATCH	    1024    /* retired elements per synchronize */
 #define STEADY_RATE 10000.0 /* updates/s of the steady updater */
@@ -67,8 +67,8 @@ struct noise {
 
 /* One line under every table header that uses the mark. */
 #define NOISE_LINE                                                              \
-	"'!': a sample of this median was disturbed (preempted, others ran on "   \
-	"its cores, or steal time); the median is of the undisturbed ones; "       \
+	"'!': a sample of this median was disturbed (preempted, others ran on " \
+	"its cores, or steal time); the median is of the undisturbed ones; "    \
 	"rerun on an idle machine to clear it"
 
 /* Busy and stolen CPU seconds of the whole machine, from /proc/stat. */
@@ -517,8 +517,7 @@ static const struct {
 	{ "3calls-lib", probe_lib },
 };
 
-static double run_loop(bench_lookup_fn fn, struct bench_data *d,
-		       double duration)
+static double run_loop(bench_lookup_fn fn, struct bench_data *d, double duration)
 {
 	unsigned long n = 0;
 	uint64_t x = seed;
@@ -582,10 +581,10 @@ static void print_cost_table(void)
 	       " three calls of an empty function\n"
 	       "      " NOISE_LINE "\n");
 	for (size_t i = 0; i < NREAD_SIDES + nprobes; i++) {
-		const char *name = i < NREAD_SIDES ?
-					   (read_sides[i] ? read_sides[i]->name :
-							    NULL) :
-					   cost_probes[i - NREAD_SIDES].name;
+		const char *name =
+			i < NREAD_SIDES ?
+				(read_sides[i] ? read_sides[i]->name : NULL) :
+				cost_probes[i - NREAD_SIDES].name;
 		struct stat st;
 		char mm[32];
 
@@ -951,16 +950,13 @@ static void run_sync(int busy, double duration)
 	}
 	data_fini(&d);
 	qsort(lat, (size_t)n, sizeof(lat[0]), cmp_double);
-	record("gp", wl, "rculist", "p50-us", quantile(lat, n, 0.5), other,
-	       dist);
+	record("gp", wl, "rculist", "p50-us", quantile(lat, n, 0.5), other, dist);
 	record("gp", wl, "rculist", "p99-us", quantile(lat, n, 0.99), other,
 	       dist);
 	record("gp", wl, "rculist", "p99.9-us", quantile(lat, n, 0.999), other,
 	       dist);
-	record("gp", wl, "rculist", "max-us", lat[n - 1], other,
-	       dist);
-	record("gp", wl, "rculist", "count", n, other,
-	       dist);
+	record("gp", wl, "rculist", "max-us", lat[n - 1], other, dist);
+	record("gp", wl, "rculist", "count", n, other, dist);
 }
 
 static unsigned long callbacks_run;
@@ -1132,8 +1128,8 @@ static void print_read_table(const char *sec)
 				continue;
 			snprintf(mm, sizeof(mm), "[%.2f-%.2f]", st.min, st.max);
 			printf("%-10s %-15s %9.2f%s %19s %8.2f %7s\n", wn,
-			       read_sides[i]->name, st.med, st.noisy ? "!" : " ",
-			       mm, st.med - p.med,
+			       read_sides[i]->name, st.med,
+			       st.noisy ? "!" : " ", mm, st.med - p.med,
 			       ovh_ratio(ratio, sizeof(ratio), st, p, u));
 		}
 	}

@@ -77,8 +77,7 @@ void rculist_synchronize_rcu(void);
  * Run @func(@head) after a grace period, from a helper thread.  Callable
  * from any thread, inside read-side critical sections too.
  */
-void rculist_call_rcu(struct rcu_head *head,
-		      void (*func)(struct rcu_head *head));
+void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 
 /* Wait until every callback queued before the call has run. */
 void rculist_rcu_barrier(void);
@@ -123,12 +122,13 @@ RCULIST__END_DECLS
  * struct rcu_head field.  Callable wherever rculist_call_rcu() is.
  * rculist_rcu_barrier() waits for these frees too.
  */
-#define rculist_free_rcu(ptr, rcu_member)				\
-	rculist__free_rcu(&(ptr)->rcu_member,				\
+#define rculist_free_rcu(ptr, rcu_member)     \
+	rculist__free_rcu(&(ptr)->rcu_member, \
 			  offsetof(RCULIST__POINTEE(ptr), rcu_member))
 
 /* Compile-time flavour choice: the read side inlined (see <rculist/inline.h>). */
-#if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || defined(RCULIST_INLINE_BP)
+#if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || \
+	defined(RCULIST_INLINE_BP)
 #include "inline.h"
 #endif
 
