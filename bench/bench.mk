@@ -25,7 +25,7 @@ BENCH_ENV  = BENCH_QUICK='$(BENCH_QUICK)' BENCH_TIME='$(BENCH_TIME)'
 
 bench-build: $(BENCH_BINS)
 
-bench: bench-build bench-gnuplot ## Benchmark every flavour against liburcu and locks (~3 min; BENCH_QUICK=1, BENCH_TIME=s)
+bench: bench-build bench-gnuplot ## Benchmark every flavour against liburcu and locks, closing table, chart (~3 min; BENCH_QUICK=1, BENCH_TIME=s)
 	$(Q)$(BENCH_ENV) sh bench/run.sh $(BENCH_B) $(FLAVORS)
 
 bench-instructions: bench-build ## Callgrind instructions per lookup and per update, rculist beside liburcu inline
