@@ -476,7 +476,12 @@ static void section_read(int only_short)
  * to an empty function in this program and to one in the library
  * (rculist_flavor_name(), through the PLT and GOT).
  */
-__attribute__((noipa)) static void probe_empty(void)
+#if defined(__clang__)
+#define BENCH_NOIPA __attribute__((noinline))
+#else
+#define BENCH_NOIPA __attribute__((noipa))
+#endif
+BENCH_NOIPA static void probe_empty(void)
 {
 	__asm__ __volatile__("");
 }
