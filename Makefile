@@ -32,7 +32,24 @@ ALL_CPPFLAGS = -Iinclude -MMD -MP $(CPPFLAGS)
 ALL_CFLAGS   = -std=gnu11 $(WARNINGS) $(CFLAGS)
 # Library code: position independent; liburcu's reader state reached
 # with initial-exec TLS (see README, "Performance").
-LIB_CFLAGS   = -fPIC -ftls-model=initial-exec
+LIB_CFLAGS   = -fPIC -ftls-model=initial-exec $(LIB_LTO_CFLAGS)
+
+# With gcc the library objects also carry GIMPLE beside their machine code
+# (fat LTO objects, archived by gcc-ar so that the archive index sees
+# both): a program compiled and linked with -flto against an archive gets
+# the read side inlined, one linked without -flto (or by clang, which
+# ignores gcc's LTO sections) gets the machine code.  clang 14 cannot
+# write fat objects, and bitcode-only archives would be unusable without
+# -flto, so a clang build makes ordinary objects.  LTO=0: never.
+CC_IS_GCC := $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo 1)
+LTO       ?= $(if $(CC_IS_GCC),1,0)
+ifeq ($(LTO),1)
+LIB_LTO_CFLAGS := -flto -ffat-lto-objects
+LIB_AR         := gcc-ar
+else
+LIB_LTO_CFLAGS :=
+LIB_AR         := $(AR)
+endif
 
 B        := build
 LIBDIR_B := $(B)/lib
@@ -112,7 +129,7 @@ $(B)/obj/%.o: %.c | $(B)/.deps
 $(LIBDIR_B)/librculist-%.a: $(CORE_OBJ) $(B)/obj/flavors/%.o
 	$(call quiet,AR,$@)
 	$(Q)mkdir -p $(dir $@) && rm -f $@
-	$(Q)$(AR) rcs $@ $^
+	$(Q)$(LIB_AR) rcs $@ $^
 
 # Each flavour's symbols live in a version node of its own
 # (RCULIST_<FLAVOUR>_<major>): the dynamic linker binds a reference made

@@ -65,6 +65,7 @@ struct bench_side {
 	void (*quiescent)(void);
 	bench_lookup_fn list_lookup;
 	bench_lookup_fn hash_lookup;
+	bench_lookup_fn sections; /* n empty read-side sections */
 	/* Replace the element @old by @newe, which has @old's key. */
 	void (*list_replace)(struct bench_data *d, struct elem *old,
 			     struct elem *newe);
@@ -91,5 +92,7 @@ static inline unsigned long bench_key(uint64_t *x, unsigned long nkeys)
 extern const struct bench_side bench_side_rl, bench_side_rli, bench_side_urcu,
 	bench_side_urcu_lib, bench_side_plain, bench_side_rwlock,
 	bench_side_mutex;
+/* Linked into the static binary only (rl.c built with -flto): else NULL. */
+extern const struct bench_side bench_side_rlto __attribute__((weak));
 
 #endif /* BENCH_BENCH_H */

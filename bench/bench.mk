@@ -25,7 +25,7 @@ BENCH_ENV  = BENCH_QUICK='$(BENCH_QUICK)' BENCH_TIME='$(BENCH_TIME)'
 
 bench-build: $(BENCH_BINS)
 
-bench: bench-build bench-gnuplot ## Benchmark every flavour against liburcu and locks (~3 min; BENCH_QUICK=1, BENCH_TIME=s)
+bench: bench-build bench-gnuplot ## Benchmark every flavour against liburcu and locks, closing table, chart (~3 min; BENCH_QUICK=1, BENCH_TIME=s)
 	$(Q)$(BENCH_ENV) sh bench/run.sh $(BENCH_B) $(FLAVORS)
 
 bench-instructions: bench-build ## Callgrind instructions per lookup and per update, rculist beside liburcu inline
@@ -87,13 +87,24 @@ $(BENCH_B)/%/bench: $(BENCH_NEUTRAL) $(call bench_flavor_objs,%) \
 		-L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* \
 		-lurcu-$* -lurcu-common -lpthread -lm
 
-# --static: everything linked in, liburcu too.
-$(BENCH_B)/%/bench-static: $(BENCH_NEUTRAL) $(call bench_flavor_objs,%) \
-		$(LIBDIR_B)/librculist-%.a
+# The LTO side: rl.c compiled with -flto (once, flavour-neutral), its
+# read side inlined when the static binary is linked with -flto against a
+# flavour's archive (fat LTO objects with gcc; see the Makefile).
+$(BENCH_O)/rlto.o: bench/rl.c | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BENCH_CC) -flto -DBENCH_RL_LTO -c $< -o $@
+
+# --static, linked with -flto: everything linked in, liburcu too.  The
+# objects compiled without -flto call the library ("rculist": the static
+# link of a program built without LTO); rlto.o is "rculist-lto".
+$(BENCH_B)/%/bench-static: $(BENCH_NEUTRAL) $(BENCH_O)/rlto.o \
+		$(call bench_flavor_objs,%) $(LIBDIR_B)/librculist-%.a
 	$(call quiet,LD,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -static -o $@ $(BENCH_NEUTRAL) $(call bench_flavor_objs,$*) \
-		$(LIBDIR_B)/librculist-$*.a -lurcu-$* -lurcu-common -lpthread -lm
+	$(Q)$(CC) $(CFLAGS) -flto -fpie $(LDFLAGS) -static -o $@ $(BENCH_NEUTRAL) \
+		$(BENCH_O)/rlto.o $(call bench_flavor_objs,$*) \
+		$(LIBDIR_B)/librculist-$*.a -lurcu-$* -lurcu-common -lpthread -ldl -lm
 
 # bench/reclaim.c: rculist_free_rcu() against rculist_call_rcu() per
 # element, 1 and 2 updaters, one summary line per case; part of `make

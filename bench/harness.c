@@ -11,10 +11,12 @@
  *
  * Each case runs BENCH_REPS times (default 5), cases interleaved so that
  * drift hits them alike; a sample lasts BENCH_SCALE times its base
- * duration.  During each sample the CPU time used by other processes is
- * taken from /proc/stat minus our own (getrusage): a sample during which
- * others used more than a quarter of a core is flagged noisy ('!'), and
- * medians are taken over the quiet samples when there are any.
+ * duration.  A sample is flagged disturbed ('!', see NOISE_LINE) when
+ * something else needed a core the case was using: our threads were
+ * preempted (involuntary context switches, getrusage), other processes
+ * ran on more than the cores the case left free (/proc/stat minus our own
+ * CPU time), or the hypervisor stole time (/proc/stat steal).  Medians are
+ * taken over the undisturbed samples when there are any.
  *
  * Compiled once; the flavour is whatever library the binary links.
  */
@@ -36,7 +38,8 @@
 
 #define MAX_REPS    32
 #define MAX_RESULTS 512
-#define NOISY_CORES 0.25
+#define NOISY_CORES 0.25 /* CPU of others (or steal) above the free cores */
+#define NOISY_CS_HZ 50.0 /* involuntary switches of ours per second */
 #define UPD_CHUNK   1024UL
 #define BATCH	    1024    /* retired elements per synchronize */
 #define STEADY_RATE 10000.0 /* updates/s of the steady updater */
@@ -56,63 +59,96 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* What a sample was measured beside (see the top of this file). */
 struct noise {
-	double t, busy, self;
+	double t, busy, steal, self, invol;
+	int threads; /* of the case: the cores it needs */
 };
 
-/* Busy CPU seconds of the whole machine, from /proc/stat. */
-static double machine_busy(void)
+/* One line under every table header that uses the mark. */
+#define NOISE_LINE                                                              \
+	"'!': a sample of this median was disturbed (preempted, others ran on " \
+	"its cores, or steal time); the median is of the undisturbed ones; "    \
+	"rerun on an idle machine to clear it"
+
+/* Busy and stolen CPU seconds of the whole machine, from /proc/stat. */
+static void machine_cpu(double *busy, double *steal)
 {
 	static long hz;
 	unsigned long long v[8] = { 0 };
 	FILE *f = fopen("/proc/stat", "r");
 	int n;
 
+	*busy = *steal = 0;
 	if (!hz)
 		hz = sysconf(_SC_CLK_TCK);
 	if (!f)
-		return 0;
+		return;
 	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
 		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
 	fclose(f);
 	if (n < 5)
-		return 0;
-	/* user nice system [idle iowait] irq softirq steal */
-	return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)hz;
+		return;
+	/* user nice system [idle iowait] irq softirq | steal */
+	*busy = (double)(v[0] + v[1] + v[2] + v[5] + v[6]) / (double)hz;
+	*steal = (double)v[7] / (double)hz;
 }
 
-static double self_cpu(void)
+/* Our CPU seconds and involuntary context switches. */
+static void self_usage(double *cpu, double *invol)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	*invol = (double)ru.ru_nivcsw;
 }
 
-static void noise_start(struct noise *n)
+static void noise_start(struct noise *n, int threads)
 {
+	n->threads = threads;
 	n->t = now();
-	n->busy = machine_busy();
-	n->self = self_cpu();
+	machine_cpu(&n->busy, &n->steal);
+	self_usage(&n->self, &n->invol);
 }
 
-/* Cores used by other processes since noise_start(). */
-static double noise_end(const struct noise *n)
+/*
+ * Cores used by other processes since noise_start(); *disturbed is set
+ * when the sample was disturbed: preempted, others beyond the free cores,
+ * or steal.
+ */
+static double noise_end(const struct noise *n, int *disturbed)
 {
-	double dt = now() - n->t;
-	double other = (machine_busy() - n->busy) - (self_cpu() - n->self);
+	static long ncpu;
+	double dt = now() - n->t, busy, steal, self, invol, other, free_cores;
 
-	if (dt <= 0 || other < 0)
+	if (!ncpu)
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	machine_cpu(&busy, &steal);
+	self_usage(&self, &invol);
+	if (dt <= 0) {
+		*disturbed = 0;
 		return 0;
-	return other / dt;
+	}
+	other = ((busy - n->busy) - (self - n->self)) / dt;
+	if (other < 0)
+		other = 0;
+	free_cores = (double)ncpu - n->threads;
+	if (free_cores < 0)
+		free_cores = 0;
+	*disturbed = (invol - n->invol) / dt > NOISY_CS_HZ ||
+		     (steal - n->steal) / dt > NOISY_CORES ||
+		     other > free_cores + NOISY_CORES;
+	return other;
 }
 
 /* ----------------------------------------------------------- results */
 
 struct result {
-	char section[8], workload[12], side[24], metric[16];
-	double v[MAX_REPS], other[MAX_REPS];
+	char section[8], workload[24], side[24], metric[16];
+	double v[MAX_REPS];
+	int disturbed[MAX_REPS];
 	int n;
 };
 
@@ -136,27 +172,36 @@ static struct result *result_get(const char *section, const char *workload,
 		exit(1);
 	}
 	r = &results[nresults++];
-	snprintf(r->section, sizeof(r->section), "%s", section);
-	snprintf(r->workload, sizeof(r->workload), "%s", workload);
-	snprintf(r->side, sizeof(r->side), "%s", side);
-	snprintf(r->metric, sizeof(r->metric), "%s", metric);
+	/* A truncated name would never be found again: refuse it. */
+	if ((size_t)snprintf(r->section, sizeof(r->section), "%s", section) >=
+		    sizeof(r->section) ||
+	    (size_t)snprintf(r->workload, sizeof(r->workload), "%s", workload) >=
+		    sizeof(r->workload) ||
+	    (size_t)snprintf(r->side, sizeof(r->side), "%s", side) >=
+		    sizeof(r->side) ||
+	    (size_t)snprintf(r->metric, sizeof(r->metric), "%s", metric) >=
+		    sizeof(r->metric)) {
+		fprintf(stderr, "bench: name too long: %s,%s,%s,%s\n", section,
+			workload, side, metric);
+		exit(1);
+	}
 	return r;
 }
 
 static void record(const char *section, const char *workload, const char *side,
-		   const char *metric, double v, double other)
+		   const char *metric, double v, double other, int disturbed)
 {
 	struct result *r = result_get(section, workload, side, metric);
 
 	if (r->n < MAX_REPS) {
 		r->v[r->n] = v;
-		r->other[r->n] = other;
+		r->disturbed[r->n] = disturbed;
 		r->n++;
 	}
 	if (raw_csv)
 		fprintf(raw_csv, "%s,%s,%s,%s,%s,%d,%.6g,%.3f,%d\n", label,
 			section, workload, side, metric, r->n, v, other,
-			other > NOISY_CORES);
+			disturbed);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -182,7 +227,7 @@ static struct stat stat_of(const struct result *r)
 		return s;
 	for (int i = 0; i < r->n; i++) {
 		all[i] = r->v[i];
-		if (r->other[i] <= NOISY_CORES)
+		if (!r->disturbed[i])
 			q[nq++] = r->v[i];
 	}
 	s.noisy = r->n - nq;
@@ -349,9 +394,11 @@ static volatile unsigned long sink;
 /* ------------------------------------------------------ read section */
 
 /* clang-format off */
+/* NULL entries (the LTO side outside the static binary) are skipped. */
 static const struct bench_side *const read_sides[] = {
-	&bench_side_plain, &bench_side_rl, &bench_side_rli, &bench_side_urcu,
-	&bench_side_urcu_lib, &bench_side_rwlock, &bench_side_mutex,
+	&bench_side_plain, &bench_side_rl,	 &bench_side_rlto,
+	&bench_side_rli,   &bench_side_urcu,	 &bench_side_urcu_lib,
+	&bench_side_rwlock, &bench_side_mutex,
 };
 /* clang-format on */
 #define NREAD_SIDES (sizeof(read_sides) / sizeof(read_sides[0]))
@@ -393,10 +440,12 @@ static void section_read(int only_short)
 
 			for (size_t i = 0; i < NREAD_SIDES; i++) {
 				const struct bench_side *s = read_sides[i];
-				double dur = 0.04 * scale;
+				double dur = 0.04 * scale, v, other;
 				struct noise nz;
-				double v;
+				int dist;
 
+				if (!s)
+					continue;
 				if (only_short && (s == &bench_side_rwlock ||
 						   s == &bench_side_mutex))
 					continue;
@@ -404,10 +453,11 @@ static void section_read(int only_short)
 					dur *= 2;
 				progress("%s %-10s %-15s rep %d/%d", sec, wname,
 					 s->name, rep + 1, reps);
-				noise_start(&nz);
+				noise_start(&nz, 1);
 				v = run_read(s, &data[w], dur);
+				other = noise_end(&nz, &dist);
 				record(sec, wname, s->name, "ns/lookup", v,
-				       noise_end(&nz));
+				       other, dist);
 			}
 		}
 	}
@@ -415,6 +465,144 @@ static void section_read(int only_short)
 	for (size_t w = 0; w < nw; w++)
 		data_fini(&data[w]);
 	progress_done();
+}
+
+/* ------------------------------------------------------ cost section */
+
+/*
+ * Where the time of a read-side section goes: empty sections (lock,
+ * unlock, quiescent state: three calls through the library in the
+ * default link, none inline), beside probes of three calls per iteration
+ * to an empty function in this program and to one in the library
+ * (rculist_flavor_name(), through the PLT and GOT).
+ */
+#if defined(__clang__)
+#define BENCH_NOIPA __attribute__((noinline))
+#else
+#define BENCH_NOIPA __attribute__((noipa))
+#endif
+BENCH_NOIPA static void probe_empty(void)
+{
+	__asm__ __volatile__("");
+}
+
+static unsigned long probe_local(struct bench_data *d, unsigned long n,
+				 uint64_t *rng)
+{
+	(void)d;
+	(void)rng;
+	while (n--) {
+		probe_empty();
+		probe_empty();
+		probe_empty();
+	}
+	return 0;
+}
+
+static unsigned long probe_lib(struct bench_data *d, unsigned long n,
+			       uint64_t *rng)
+{
+	unsigned long sum = 0;
+
+	(void)d;
+	(void)rng;
+	while (n--) {
+		sum += (unsigned long)rculist_flavor_name();
+		sum += (unsigned long)rculist_flavor_name();
+		sum += (unsigned long)rculist_flavor_name();
+	}
+	return sum;
+}
+
+static const struct {
+	const char *name;
+	bench_lookup_fn fn;
+} cost_probes[] = {
+	{ "3calls-local", probe_local },
+	{ "3calls-lib", probe_lib },
+};
+
+static double run_loop(bench_lookup_fn fn, struct bench_data *d, double duration)
+{
+	unsigned long n = 0;
+	uint64_t x = seed;
+	double t0, t;
+
+	sink += fn(d, 4096, &x);
+	t0 = now();
+	do {
+		sink += fn(d, 4096, &x);
+		n += 4096;
+		t = now();
+	} while (t - t0 < duration);
+	return (t - t0) * 1e9 / (double)n;
+}
+
+static void section_cost(void)
+{
+	struct bench_data d;
+	size_t nprobes = sizeof(cost_probes) / sizeof(cost_probes[0]);
+
+	data_init(&d, &workloads[0]);
+	bench_side_rl.thread_init();
+	for (int rep = 0; rep < reps; rep++) {
+		for (size_t i = 0; i < NREAD_SIDES + nprobes; i++) {
+			const struct bench_side *s =
+				i < NREAD_SIDES ? read_sides[i] : NULL;
+			const char *name = s ? s->name :
+					   i < NREAD_SIDES ?
+					       NULL :
+					       cost_probes[i - NREAD_SIDES].name;
+			struct noise nz;
+			double v, other;
+			int dist;
+
+			if (!name || (s && !s->rcu && s != &bench_side_plain))
+				continue;
+			progress("cost %-15s rep %d/%d", name, rep + 1, reps);
+			noise_start(&nz, 1);
+			v = run_loop(s ? s->sections :
+					 cost_probes[i - NREAD_SIDES].fn,
+				     &d, 0.02 * scale);
+			other = noise_end(&nz, &dist);
+			record("cost", "empty", name, "ns/section", v, other,
+			       dist);
+		}
+	}
+	bench_side_rl.thread_fini();
+	data_fini(&d);
+	progress_done();
+}
+
+static void print_cost_table(void)
+{
+	struct stat p = stat_get("cost", "empty", "plain", "ns/section");
+	struct stat u = stat_get("cost", "empty", "urcu", "ns/section");
+	size_t nprobes = sizeof(cost_probes) / sizeof(cost_probes[0]);
+
+	printf("\ncost: an empty read-side section (lock, unlock, quiescent state),"
+	       " ns: median [min-max],\n"
+	       "      over an empty loop, and over urcu inline's; the probes make"
+	       " three calls of an empty function\n"
+	       "      " NOISE_LINE "\n");
+	for (size_t i = 0; i < NREAD_SIDES + nprobes; i++) {
+		const char *name =
+			i < NREAD_SIDES ?
+				(read_sides[i] ? read_sides[i]->name : NULL) :
+				cost_probes[i - NREAD_SIDES].name;
+		struct stat st;
+		char mm[32];
+
+		if (!name)
+			continue;
+		st = stat_get("cost", "empty", name, "ns/section");
+		if (!st.n)
+			continue;
+		snprintf(mm, sizeof(mm), "[%.2f-%.2f]", st.min, st.max);
+		printf("%-15s %7.2f%s %15s  +%5.2f over loop  %+6.2f over urcu\n",
+		       name, st.med, st.noisy ? "!" : " ", mm, st.med - p.med,
+		       st.med - u.med);
+	}
 }
 
 /* ------------------------------------------------------ conc section */
@@ -594,6 +782,7 @@ static void section_conc(void)
 					char wl[12];
 					struct noise nz;
 					double r, u, other;
+					int dist;
 
 					if (m != UPD_NONE && !c.side->updates)
 						continue;
@@ -604,20 +793,20 @@ static void section_conc(void)
 					progress("conc %-6s %-8s %-14s rep %d/%d",
 						 wl, upd_names[m],
 						 sides[i].name, rep + 1, reps);
-					noise_start(&nz);
+					noise_start(&nz, m == UPD_STEADY ? 1 : 2);
 					run_conc(&c, 0.12 * scale, &r, &u);
-					other = noise_end(&nz);
+					other = noise_end(&nz, &dist);
 					record("conc", wl, sides[i].name,
 					       m == UPD_NONE   ? "2r-reads/s" :
 					       m == UPD_STEADY ? "st-reads/s" :
 								 "fl-reads/s",
-					       r, other);
+					       r, other, dist);
 					if (m != UPD_NONE)
 						record("conc", wl, sides[i].name,
 						       m == UPD_STEADY ?
 							       "st-upd/s" :
 							       "fl-upd/s",
-						       u, other);
+						       u, other, dist);
 				}
 			}
 		}
@@ -678,10 +867,12 @@ static void section_upd(void)
 				double spent = 0, t0 = now(), t;
 				unsigned long n = 0;
 				struct noise nz;
+				double other;
+				int dist;
 
 				progress("upd %-18s %-8s rep %d/%d", op_names[op],
 					 sides[i]->name, rep + 1, reps);
-				noise_start(&nz);
+				noise_start(&nz, 1);
 				do {
 					upd_prepare(op, v, &head, &hhead);
 					t = now();
@@ -690,9 +881,10 @@ static void section_upd(void)
 					spent += now() - t;
 					n += UPD_CHUNK;
 				} while (now() - t0 < 0.02 * scale);
+				other = noise_end(&nz, &dist);
 				record("upd", op_names[op], sides[i]->name,
-				       "ns/op", spent * 1e9 / (double)n,
-				       noise_end(&nz));
+				       "ns/op", spent * 1e9 / (double)n, other,
+				       dist);
 			}
 		}
 	}
@@ -739,7 +931,7 @@ static void run_sync(int busy, double duration)
 	pthread_t t;
 	struct noise nz;
 	double t0, other;
-	int n = 0;
+	int n = 0, dist;
 
 	data_init(&d, &workloads[0]);
 	if (busy) {
@@ -747,7 +939,7 @@ static void run_sync(int busy, double duration)
 		pthread_create(&t, NULL, busy_reader_main, &b);
 		pthread_barrier_wait(&b.start);
 	}
-	noise_start(&nz);
+	noise_start(&nz, busy ? 2 : 1);
 	t0 = now();
 	do {
 		double s = now();
@@ -755,7 +947,7 @@ static void run_sync(int busy, double duration)
 		rculist_synchronize_rcu();
 		lat[n++] = (now() - s) * 1e6;
 	} while (now() - t0 < duration && n < (int)(sizeof(lat) / sizeof(lat[0])));
-	other = noise_end(&nz);
+	other = noise_end(&nz, &dist);
 	if (busy) {
 		b.stop = 1;
 		pthread_join(t, NULL);
@@ -763,11 +955,13 @@ static void run_sync(int busy, double duration)
 	}
 	data_fini(&d);
 	qsort(lat, (size_t)n, sizeof(lat[0]), cmp_double);
-	record("gp", wl, "rculist", "p50-us", quantile(lat, n, 0.5), other);
-	record("gp", wl, "rculist", "p99-us", quantile(lat, n, 0.99), other);
-	record("gp", wl, "rculist", "p99.9-us", quantile(lat, n, 0.999), other);
-	record("gp", wl, "rculist", "max-us", lat[n - 1], other);
-	record("gp", wl, "rculist", "count", n, other);
+	record("gp", wl, "rculist", "p50-us", quantile(lat, n, 0.5), other, dist);
+	record("gp", wl, "rculist", "p99-us", quantile(lat, n, 0.99), other,
+	       dist);
+	record("gp", wl, "rculist", "p99.9-us", quantile(lat, n, 0.999), other,
+	       dist);
+	record("gp", wl, "rculist", "max-us", lat[n - 1], other, dist);
+	record("gp", wl, "rculist", "count", n, other, dist);
 }
 
 static unsigned long callbacks_run;
@@ -783,9 +977,10 @@ static void run_call_rcu(double duration)
 {
 	struct noise nz;
 	unsigned long n = 0;
-	double t0, t;
+	double t0, t, other;
+	int dist;
 
-	noise_start(&nz);
+	noise_start(&nz, 2); /* and liburcu's call_rcu thread */
 	t0 = now();
 	do {
 		for (int i = 0; i < 256; i++)
@@ -795,8 +990,9 @@ static void run_call_rcu(double duration)
 	} while (now() - t0 < duration);
 	rculist_rcu_barrier();
 	t = now();
+	other = noise_end(&nz, &dist);
 	record("gp", "call_rcu", "rculist", "calls/s", (double)n / (t - t0),
-	       noise_end(&nz));
+	       other, dist);
 }
 
 static void section_gp(void)
@@ -840,9 +1036,12 @@ static void section_instr(void)
 
 		data_init(&d, &workloads[wl[w]]);
 		for (size_t i = 0; i < NREAD_SIDES; i++) {
-			bench_lookup_fn fn = lookup_of(read_sides[i], &d);
+			bench_lookup_fn fn;
 			uint64_t x = seed;
 
+			if (!read_sides[i])
+				continue;
+			fn = lookup_of(read_sides[i], &d);
 			sink += fn(&d, 16, &x);
 			x = seed;
 			CALLGRIND_ZERO_STATS;
@@ -887,10 +1086,34 @@ static void section_instr(void)
 
 /* ------------------------------------------------------------ tables */
 
+/*
+ * Whether the difference of two medians is within noise: their samples'
+ * min-max ranges overlap.  A ratio over such a difference is no number.
+ */
+static int within_noise(struct stat a, struct stat b)
+{
+	return a.min <= b.max && b.min <= a.max;
+}
+
+/* (s - p) / (u - p) in @buf, or "noise" when u - p is within noise. */
+static const char *ovh_ratio(char *buf, size_t len, struct stat s,
+			     struct stat p, struct stat u)
+{
+	if (!s.n || !p.n || !u.n)
+		snprintf(buf, len, "-");
+	else if (within_noise(u, p))
+		snprintf(buf, len, "noise");
+	else
+		snprintf(buf, len, "%.2f", (s.med - p.med) / (u.med - p.med));
+	return buf;
+}
+
 static void print_read_table(const char *sec)
 {
 	printf("\n%s: one reader, no updater, ns per lookup: median [min-max]"
-	       " (ovh: over plain; xurcu: ovh / urcu's ovh)\n",
+	       " (ovh: over plain; xurcu: ovh / urcu's ovh,\n"
+	       "      'noise' where urcu's and plain's ranges overlap)\n"
+	       "      " NOISE_LINE "\n",
 	       sec);
 	printf("%-10s %-15s %10s %19s %8s %7s\n", "workload", "side", "median",
 	       "min-max", "ovh", "xurcu");
@@ -900,17 +1123,19 @@ static void print_read_table(const char *sec)
 		struct stat u = stat_get(sec, wn, "urcu", "ns/lookup");
 
 		for (size_t i = 0; i < NREAD_SIDES; i++) {
-			struct stat s = stat_get(sec, wn, read_sides[i]->name,
-						 "ns/lookup");
-			char mm[32];
+			struct stat st;
+			char mm[32], ratio[16];
 
-			if (!s.n)
+			if (!read_sides[i])
 				continue;
-			snprintf(mm, sizeof(mm), "[%.2f-%.2f]", s.min, s.max);
-			printf("%-10s %-15s %9.2f%s %19s %8.2f %7.2f\n", wn,
-			       read_sides[i]->name, s.med, s.noisy ? "!" : " ",
-			       mm, s.med - p.med,
-			       (s.med - p.med) / (u.med - p.med));
+			st = stat_get(sec, wn, read_sides[i]->name, "ns/lookup");
+			if (!st.n)
+				continue;
+			snprintf(mm, sizeof(mm), "[%.2f-%.2f]", st.min, st.max);
+			printf("%-10s %-15s %9.2f%s %19s %8.2f %7s\n", wn,
+			       read_sides[i]->name, st.med,
+			       st.noisy ? "!" : " ", mm, st.med - p.med,
+			       ovh_ratio(ratio, sizeof(ratio), st, p, u));
 		}
 	}
 }
@@ -927,7 +1152,8 @@ static void print_conc_table(void)
 
 	printf("\nconc: 2 readers no updater (2r), 1 reader + steady updater"
 	       " (st, %.0f/s), 1 reader + flat-out updater (fl);\n"
-	       "      M ops/s: median [min-max], x rwlock, x urcu\n",
+	       "      M ops/s: median [min-max], x rwlock, x urcu\n"
+	       "      " NOISE_LINE "\n",
 	       STEADY_RATE);
 	for (int w = 0; w < 2; w++) {
 		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
@@ -957,7 +1183,8 @@ static void print_conc_table(void)
 
 static void print_upd_table(void)
 {
-	printf("\nupd: update-side operations, ns/op: median [min-max], x urcu\n");
+	printf("\nupd: update-side operations, ns/op: median [min-max], x urcu\n"
+	       "     " NOISE_LINE "\n");
 	for (int op = 0; op < OP_COUNT; op++) {
 		struct stat u = stat_get("upd", op_names[op], "urcu", "ns/op");
 		struct stat r = stat_get("upd", op_names[op], "rculist", "ns/op");
@@ -977,16 +1204,23 @@ static void print_gp_table(void)
 {
 	const char *wls[] = { "sync-idle", "sync-busy" };
 
-	printf("\ngp: rculist_synchronize_rcu() latency, us (medians over runs)\n");
-	for (int w = 0; w < 2; w++)
-		printf("%-10s p50 %9.1f  p99 %9.1f  p99.9 %9.1f  max %9.1f  (%.0f per run)\n",
-		       wls[w], stat_get("gp", wls[w], "rculist", "p50-us").med,
+	struct stat c = stat_get("gp", "call_rcu", "rculist", "calls/s");
+
+	printf("\ngp: rculist_synchronize_rcu() latency, us (medians over runs;"
+	       " busy: a reader in sections back to back)\n"
+	       "    " NOISE_LINE "\n");
+	for (int w = 0; w < 2; w++) {
+		struct stat p50 = stat_get("gp", wls[w], "rculist", "p50-us");
+
+		printf("%-10s p50 %9.1f%s p99 %9.1f  p99.9 %9.1f  max %9.1f  (%.0f per run)\n",
+		       wls[w], p50.med, p50.noisy ? "!" : " ",
 		       stat_get("gp", wls[w], "rculist", "p99-us").med,
 		       stat_get("gp", wls[w], "rculist", "p99.9-us").med,
 		       stat_get("gp", wls[w], "rculist", "max-us").med,
 		       stat_get("gp", wls[w], "rculist", "count").med);
-	printf("rculist_call_rcu(): %.2f M calls/s\n",
-	       stat_get("gp", "call_rcu", "rculist", "calls/s").med / 1e6);
+	}
+	printf("rculist_call_rcu(), callbacks drained: %.2f%s M calls/s [%.2f-%.2f]\n",
+	       c.med / 1e6, c.noisy ? "!" : " ", c.min / 1e6, c.max / 1e6);
 }
 
 /* -------------------------------------------------------------- main */
@@ -1031,6 +1265,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "static")) {
 			section_read(1);
 			print_read_table("static");
+		} else if (!strcmp(argv[i], "cost")) {
+			section_cost();
+			print_cost_table();
 		} else if (!strcmp(argv[i], "conc")) {
 			section_conc();
 			print_conc_table();

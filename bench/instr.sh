@@ -44,15 +44,15 @@ awk -F, '
 { v[$1 "," $2 "," $3 "," $4] = $5; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 } }
 END {
 	split("list8 list1024 hash", wl, " ")
-	split("plain rculist rculist-inline urcu urcu-lib rwlock mutex", sd, " ")
+	split("plain rculist rculist-lto rculist-inline urcu urcu-lib rwlock mutex", sd, " ")
 	print "\nInstructions per lookup (callgrind), overhead over plain, and that overhead / urcu inline overhead"
 	printf "%-12s %-9s", "link", "workload"
-	for (s = 1; s <= 7; s++) printf " %15s", sd[s]
+	for (s = 1; s <= 8; s++) printf " %15s", sd[s]
 	printf "\n"
 	for (l = 1; l <= nl; l++) for (w = 1; w <= 3; w++) {
 		lb = labels[l]; p = v[lb ",read," wl[w] ",plain"]; u = v[lb ",read," wl[w] ",urcu"]
 		printf "%-12s %-9s", lb, wl[w]
-		for (s = 1; s <= 7; s++) {
+		for (s = 1; s <= 8; s++) {
 			x = v[lb ",read," wl[w] "," sd[s]]
 			if (x == "") { printf " %15s", "-"; continue }
 			if (sd[s] == "plain") printf " %15.1f", x
@@ -68,6 +68,7 @@ END {
 		printf "%-12s %-20s %7.2f %7.2f  %5.3fx\n", lb, op[o], r, u, u ? r / u : 0
 	}
 	print "\nTargets: read-side overhead ratio rculist <= 1.5 (memb) 1.6 (bp) 2.2 (qsbr), rculist-inline <= 1.05,"
-	print "traversal per element (list1024) and update operations <= 1.05 / 1.02 of liburcu."
+	print "rculist-lto (static binary, linked with -flto) <= 1.00; traversal per element (list1024) and"
+	print "update operations <= 1.05 / 1.02 of liburcu."
 }' "$dir/instructions.csv"
 echo "raw: $dir/instructions.csv, callgrind files: $cg/"

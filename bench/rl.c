@@ -3,7 +3,10 @@
  * bench/rl.c - the rculist side: one flavour-neutral object, compiled
  * once and linked with every flavour library.  Compiled again with
  * -DRCULIST_INLINE_<FLAVOR> it is the inlined read side of that flavour
- * (<rculist/inline.h>), side "rculist-inline".
+ * (<rculist/inline.h>), side "rculist-inline".  Compiled with -flto and
+ * -DBENCH_RL_LTO, and linked with -flto against a flavour's archive, it is
+ * side "rculist-lto": the flavour still chosen by the archive linked, the
+ * read side inlined by the link (static binary only).
  */
 #include <rculist.h>
 
@@ -13,6 +16,9 @@
 	defined(RCULIST_INLINE_BP)
 #define SIDE_SYM  bench_side_rli
 #define SIDE_NAME "rculist-inline"
+#elif defined(BENCH_RL_LTO)
+#define SIDE_SYM  bench_side_rlto
+#define SIDE_NAME "rculist-lto"
 #else
 #define SIDE_SYM  bench_side_rl
 #define SIDE_NAME "rculist"

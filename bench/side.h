@@ -68,6 +68,21 @@ static unsigned long side_hash_lookup(struct bench_data *d, unsigned long n,
 	return sum;
 }
 
+/* n empty read-side sections: what the read side costs by itself. */
+static unsigned long side_sections(struct bench_data *d, unsigned long n,
+				   uint64_t *rng)
+{
+	(void)rng;
+	(void)d;
+	while (n--) {
+		side_lock(d);
+		__asm__ __volatile__("" ::: "memory");
+		side_unlock(d);
+		side_qs();
+	}
+	return 0;
+}
+
 #if SIDE_UPDATES
 static void side_list_replace(struct bench_data *d, struct elem *old,
 			      struct elem *newe)
@@ -133,6 +148,7 @@ const struct bench_side SIDE_SYM = {
 	.quiescent = SIDE_QS_FN,
 	.list_lookup = side_list_lookup,
 	.hash_lookup = side_hash_lookup,
+	.sections = side_sections,
 #if SIDE_UPDATES
 	.list_replace = side_list_replace,
 	.hash_replace = side_hash_replace,

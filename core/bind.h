@@ -166,22 +166,32 @@ void rculist_unregister_thread(void)
 #endif
 }
 
-void rculist_read_lock(void)
+/*
+ * The read side.  Declared inline (still external definitions: the
+ * declarations in <rculist/runtime.h> are not): a program linked with
+ * -flto against the archive's LTO code then gets them inlined as
+ * liburcu's own static inline read side is.  Without the hint gcc
+ * inlines a function only under --param max-inline-insns-auto, which
+ * memb's read_unlock and qsbr's quiescent_state exceed: they carry
+ * liburcu's wake-up of a waiting grace period (a futex call), cold code
+ * that counts towards the limit.
+ */
+inline void rculist_read_lock(void)
 {
 	RCULIST__URCU(read_lock)();
 }
 
-void rculist_read_unlock(void)
+inline void rculist_read_unlock(void)
 {
 	RCULIST__URCU(read_unlock)();
 }
 
-int rculist_read_ongoing(void)
+inline int rculist_read_ongoing(void)
 {
 	return RCULIST__URCU(read_ongoing)();
 }
 
-void rculist_quiescent_state(void)
+inline void rculist_quiescent_state(void)
 {
 #if RCULIST__QSBR
 	RCULIST__URCU(quiescent_state)();

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# bench/report.awk - the closing table of `make bench`, one row per
+# flavour, from summary.csv (awk -F, -v flavors="memb qsbr ..."):
+# what a user picks a flavour by.  The static binary (label <f>-static)
+# gives the static and the LTO link; each overhead is over the plain walk
+# of the same binary, and each ratio to liburcu inline is to liburcu's
+# overhead in that binary, or "noise" when liburcu's and the plain walk's
+# min-max ranges overlap.
+NR > 1 {
+	k = $1 "," $2 "," $3 "," $4 "," $5
+	med[k] = $6; lo[k] = $7; hi[k] = $8; bad[k] = $10
+}
+function key(l, sec, w, s, m) { return l "," sec "," w "," s "," m }
+function has(k) { return (k in med) && med[k] != "nan" }
+# Overhead of side s over plain in binary l, section sec, list8.
+function ovh(l, sec, s,    k, p) {
+	k = key(l, sec, "list8", s, "ns/lookup"); p = key(l, sec, "list8", "plain", "ns/lookup")
+	if (!has(k) || !has(p)) return "-"
+	return sprintf("%.1f%s", med[k] - med[p], bad[k] ? "!" : "")
+}
+function xurcu(l, sec, s,    k, p, u) {
+	k = key(l, sec, "list8", s, "ns/lookup"); p = key(l, sec, "list8", "plain", "ns/lookup")
+	u = key(l, sec, "list8", "urcu", "ns/lookup")
+	if (!has(k) || !has(p) || !has(u)) return "-"
+	if (lo[u] <= hi[p] && lo[p] <= hi[u]) return "noise"
+	return sprintf("%.2fx", (med[k] - med[p]) / (med[u] - med[p]))
+}
+function val(k, div, fmt) {
+	if (!has(k)) return "-"
+	return sprintf(fmt "%s", med[k] / div, bad[k] ? "!" : "")
+}
+function ratio(a, b) {
+	if (!has(a) || !has(b) || med[b] == 0) return "-"
+	return sprintf("%.1fx", med[a] / med[b])
+}
+END {
+	n = split(flavors, fl, " ")
+	print "\nWhich flavour: medians of this run ('!': a disturbed sample, see the tables above)"
+	print "read: ns a read-side section adds to a lookup in a list of 8; x: its overhead over liburcu inline's"
+	print "readers: M lookups/s of 1 reader beside 1 flat-out updater (list of 8), over rwlock's, over liburcu's"
+	print "synchronize: rculist_synchronize_rcu() with a busy reader; update: cds_list_replace_rcu()"
+	printf "\n%-6s %-58s | %-23s | %-15s | %-7s | %s\n", "", \
+		"read: ns over the plain walk             x liburcu inline's", \
+		"readers beside updater", "synchronize", "update", "reclamation"
+	printf "%-6s %7s %7s %7s %6s %6s %6s %7s %7s | %7s %7s %7s | %6s %8s | %7s | %8s %9s %9s\n", "flavor", \
+		"shared", "static", "lto", "urcu", "rwlock", "mutex", "shared", "lto", \
+		"M/s", "xrwlock", "xurcu", "p50 us", "p99.9 us", "ns/op", \
+		"call_rcu", "upd:each", "upd:batch"
+	for (i = 1; i <= n; i++) {
+		f = fl[i]; s = f "-static"
+		rd = key(f, "conc", "list8", "rculist", "fl-reads/s")
+		printf "%-6s %7s %7s %7s %6s %6s %6s %7s %7s | %7s %7s %7s | %6s %8s | %7s | %8s %9s %9s\n", f, \
+			ovh(f, "read", "rculist"), ovh(s, "static", "rculist"), ovh(s, "static", "rculist-lto"), \
+			ovh(f, "read", "urcu"), ovh(f, "read", "rwlock"), ovh(f, "read", "mutex"), \
+			xurcu(f, "read", "rculist"), xurcu(s, "static", "rculist-lto"), \
+			val(rd, 1e6, "%.2f"), ratio(rd, key(f, "conc", "list8", "rwlock", "fl-reads/s")), \
+			ratio(rd, key(f, "conc", "list8", "urcu", "fl-reads/s")), \
+			val(key(f, "gp", "sync-busy", "rculist", "p50-us"), 1, "%.1f"), \
+			val(key(f, "gp", "sync-busy", "rculist", "p99.9-us"), 1, "%.0f"), \
+			val(key(f, "upd", "list_replace_rcu", "rculist", "ns/op"), 1, "%.1f"), \
+			val(key(f, "gp", "call_rcu", "rculist", "calls/s"), 1e6, "%.2f"), \
+			val(key(f, "conc", "list8", "rculist", "fl-upd/s"), 1e6, "%.2f"), \
+			val(key(f, "conc", "list8", "rculist-batch", "fl-upd/s"), 1e6, "%.2f")
+	}
+	print "(read, static and lto: the static binary linked with -flto, against its own liburcu inline;"
+	print " reclamation: M callbacks/s of rculist_call_rcu(), M updates/s of a flat-out updater freeing"
+	print " each element by call_rcu, or by one rculist_synchronize_rcu() per 1024)"
+}
