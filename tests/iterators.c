@@ -321,8 +321,9 @@ Test(iterators, entry_is_head)
 	cr_assert_not(cds_list_entry_is_head(IT('a'), &h, link));
 	cr_assert_not(cds_list_entry_is_head(IT('d'), &h, link));
 	/* another list's head is not this one */
-	cr_assert_not(cds_list_entry_is_head(cds_list_entry(&e[5].link, struct item,
-							    link), &h, link));
+	cr_assert_not(cds_list_entry_is_head(cds_list_entry(&e[5].link,
+							    struct item, link),
+					     &h, link));
 	/* each argument evaluated once */
 	reset();
 	p = IT('a');

@@ -5,10 +5,13 @@
 # with a message that says so (tests/typecheck/members.c), under each C
 # compiler (gnu11, -std=c99 -pedantic, gnu11 in debug mode) and each C++
 # compiler and standard; and the good uses compile without a warning.
+# In each configuration too, tests/typecheck/const.c: liburcu 0.15-style
+# uses of const heads, links and cursors compile with -Wcast-qual -Werror.
 CHECKS += check-typecheck
 
 TC_CXX_STDS ?= 11 14 17 20
 TC_SRC      := tests/typecheck/members.c
+TC_CONST    := tests/typecheck/const.c
 TC_WARN     := -Iinclude $(CPPFLAGS) -Wall -Wextra -Wshadow -Wcast-qual
 
 # Each configuration: a label and its command line.
@@ -22,13 +25,16 @@ tc_cmd = $(if $(filter %-gnu11,$(1)),$(call tc_c_gnu11,$(1:%-gnu11=%)),$\
 	$(if $(filter %-debug,$(1)),$(call tc_c_debug,$(1:%-debug=%)),$\
 	$(word 1,$(subst -c++, ,$(1))) -x c++ -std=c++$(lastword $(subst -c++, ,$(1))) $(TC_WARN))))
 
-$(B)/typecheck/%.ok: $(TC_SRC) tests/typecheck/run.sh $(wildcard include/*.h include/rculist/*.h) | $(B)/.deps
+$(B)/typecheck/%.ok: $(TC_SRC) $(TC_CONST) tests/typecheck/run.sh $(wildcard include/*.h include/rculist/*.h) | $(B)/.deps
 	$(Q)mkdir -p $(dir $@)
 	$(Q)tests/typecheck/run.sh $(TC_SRC) $* $(call tc_cmd,$*) > $@.log || { cat $@.log; exit 1; }
+	$(Q)$(call tc_cmd,$*) -Werror -c -o /dev/null $(TC_CONST) || \
+		{ echo "typecheck: $*: $(TC_CONST) (liburcu 0.15-style const uses) does not compile" >&2; exit 1; }
+	$(Q)echo '   $*: $(TC_CONST) compiles with -Wcast-qual -Werror' >> $@.log
 	$(Q)mv $@.log $@
 
 .PHONY: check-typecheck
 check-typecheck: $(TC_CONFIGS:%=$(B)/typecheck/%.ok) ## Wrong member types refused at compile time (C, C++)
-	@echo "== typecheck: a member of the wrong node type refused by $(words $(TC_CONFIGS)) compiler configurations"
+	@echo "== typecheck: a member of the wrong node type refused, const uses accepted, by $(words $(TC_CONFIGS)) compiler configurations"
 	$(if $(strip $(filter-out $(STRICT_FOUND),$(STRICT_CCS)) $(filter-out $(CXX_FOUND),$(CXX_COMPILERS))),@echo "   (not installed, skipped: $(filter-out $(STRICT_FOUND),$(STRICT_CCS)) $(filter-out $(CXX_FOUND),$(CXX_COMPILERS)))")
 	$(Q)cat $^

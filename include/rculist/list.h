@@ -41,6 +41,18 @@ RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_list_head,
 #define rculist__list_member_check(pos, member)				\
 	((void)rculist__list_offsetof(RCULIST__POINTEE(pos), member))
 
+/*
+ * A head or link given to an iterator, or to an operation that only reads
+ * it: type checked, and const accepted (walking a list does not write
+ * it), as liburcu's iterators accept it.  An iterator's _h and _c share
+ * one declaration, hence one pointee type.
+ */
+static inline struct cds_list_head *
+rculist__iter_head(const struct cds_list_head *head)
+{
+	return (struct cds_list_head *)(size_t)head;
+}
+
 /* Initialiser for a list head declared as @name: an empty list. */
 #define CDS_LIST_HEAD_INIT(name)	{ &(name), &(name) }
 
@@ -195,9 +207,13 @@ static inline size_t cds_list_count_nodes(const struct cds_list_head *head)
  * cds_list_replace - put @newp where @old is; @old's pointers are left
  * as they were (poisoned in debug mode).  @old may be a list head.
  *
+ * @old is only read, so it may be a pointer to const, as in liburcu
+ * 0.15; debug mode still poisons it, so it must not be an object
+ * defined const.
+ *
  * before: [h] <-> old <-> b  after: [h] <-> newp <-> b
  */
-static inline void cds_list_replace(struct cds_list_head *old,
+static inline void cds_list_replace(const struct cds_list_head *old,
 				    struct cds_list_head *newp)
 {
 	RCULIST__CHECK_DEL(old);
@@ -205,7 +221,7 @@ static inline void cds_list_replace(struct cds_list_head *old,
 	newp->next->prev = newp;
 	newp->prev = old->prev;
 	newp->prev->next = newp;
-	RCULIST__POISON_LIST(old);
+	RCULIST__POISON_LIST(rculist__iter_head(old));
 }
 
 /* cds_list_replace_init - cds_list_replace(), then make @old empty. */
@@ -474,17 +490,6 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
  * rculist__*_h helpers start the walk from the evaluated head.
  */
 
-/*
- * The head argument of an iterator: type checked, and a const head is
- * accepted (walking a list does not write it), as liburcu's iterators
- * accept one.  _h and _c share one declaration, hence one pointee type.
- */
-static inline struct cds_list_head *
-rculist__iter_head(const struct cds_list_head *head)
-{
-	return (struct cds_list_head *)(size_t)head;
-}
-
 /* Iterate @pos (struct cds_list_head *) over the links of @head. */
 #define cds_list_for_each(pos, head)					\
 	rculist__for_each_h(pos, head, next, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
@@ -527,7 +532,8 @@ rculist__iter_head(const struct cds_list_head *head)
  */
 #define rculist__for_each_entry(pos, start, head, member, dir, _h, _c)	\
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (rculist__list_member_check(pos, member), (start));	\
+	     *_c = (rculist__list_member_check(pos, member),		\
+		    rculist__iter_head(start));				\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h;							\
 	     _c = _c->dir)
@@ -563,11 +569,12 @@ rculist__iter_head(const struct cds_list_head *head)
  */
 #define rculist__for_each_entry_safe(pos, n, start, head, member, dir, _h, _c) \
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (rculist__list_member_check(pos, member), (start));	\
+	     *_c = (rculist__list_member_check(pos, member),		\
+		    rculist__iter_head(start));				\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h && ((n) = cds_list_entry(_c->dir,			\
 				RCULIST__POINTEE(pos), member), 1);	\
-	     _c = &(n)->member)
+	     _c = rculist__iter_head(&(n)->member))
 #define rculist__for_each_entry_safe_h(pos, n, head, member, dir, _h, _c) \
 	rculist__for_each_entry_safe(pos, n, _h->dir, head, member, dir, _h, _c)
 

@@ -122,9 +122,11 @@ static inline void cds_list_del_rcu(struct cds_list_head *elem)
  * complete before the release stores that link it in.  @old's next and
  * prev are left intact; free @old only after a grace period.
  *
+ * @old is only read: it may be a pointer to const.
+ *
  * before: [h] <-> old <-> b  after: [h] <-> newp <-> b
  */
-static inline void cds_list_replace_rcu(struct cds_list_head *old,
+static inline void cds_list_replace_rcu(const struct cds_list_head *old,
 					struct cds_list_head *newp)
 {
 	RCULIST__CHECK_DEL(old);
@@ -231,7 +233,8 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
 #define rculist__for_each_entry_rcu(pos, start, head, member, dir, _h, _c) \
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
 	     *_c = (RCULIST__CHECK_READER(),				\
-		    rculist__list_member_check(pos, member), (start));	\
+		    rculist__list_member_check(pos, member),		\
+		    rculist__iter_head(start));				\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h;							\
 	     _c = rculist__deref(_c->dir))

@@ -43,6 +43,8 @@ struct obj {
 #define TC_H(name)	TC_PICK(TC_BAD_##name, hnode, link)
 #define TC_N(name)	TC_PICK(TC_BAD_##name, nnode, hnode)
 
+/* One use per line, however long: clang-format would wrap them. */
+/* clang-format off */
 long tc_list(struct cds_list_head *h, const struct cds_list_head *ch);
 long tc_hlist(struct cds_hlist_head *hh);
 long tc_nulls(struct cds_hlist_nulls_head *nh);
@@ -156,3 +158,4 @@ long tc_nulls(struct cds_hlist_nulls_head *nh)
 	rculist_read_unlock();
 	return sum;
 }
+/* clang-format on */
