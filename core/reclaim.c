@@ -504,7 +504,7 @@ void rculist_rcu_barrier(void)
 		wait_quiet(s);
 }
 
-void rculist__reclaim_stats(struct rculist__reclaim_stats *st, int reset_peak)
+void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_peak)
 {
 	struct state *s;
 	unsigned long open = 0;

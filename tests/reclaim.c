@@ -370,7 +370,7 @@ static struct rculist__reclaim_stats reclaim_stats(void)
 {
 	struct rculist__reclaim_stats st;
 
-	rculist__reclaim_stats(&st, 0);
+	rculist__reclaim_get_stats(&st, 0);
 	return st;
 }
 
