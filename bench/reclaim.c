@@ -131,7 +131,7 @@ static unsigned long waiting(enum impl impl, int updaters)
 	int i;
 
 	if (impl == FREE_RCU) {
-		rculist__reclaim_read_stats(&st, 0);
+		rculist__reclaim_get_stats(&st, 0);
 		return st.waiting;
 	}
 	for (i = 0; i < updaters; i++)
@@ -157,7 +157,7 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 	const struct timespec ms = { 0, 1000000 };
 	int i;
 
-	rculist__reclaim_read_stats(&st, 1);
+	rculist__reclaim_get_stats(&st, 1);
 	__atomic_store_n(&callbacks_run, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
 	busy0 = machine_busy();
@@ -188,7 +188,7 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 	if (s.others < 0)
 		s.others = 0;
 	if (impl == FREE_RCU) {
-		rculist__reclaim_read_stats(&st, 0);
+		rculist__reclaim_get_stats(&st, 0);
 		if (st.handed_peak > s.peak)
 			s.peak = st.handed_peak;
 	}

@@ -66,7 +66,7 @@ RCULIST__HIDDEN int rculist__flavor_has_sections(void);
 
 /*
  * core/reclaim.c: blocks per batch handed to call_rcu, and batch slots
- * per thread (see rculist__reclaim_read_stats()).
+ * per thread (see rculist__reclaim_get_stats()).
  */
 #define RCULIST__RECLAIM_BATCH 256
 #define RCULIST__RECLAIM_SLOTS 16

@@ -114,7 +114,7 @@ static pid_t fork_pid;
 /* The library is built with -ftls-model=initial-exec: one mov. */
 static __thread struct state *self;
 
-/* Statistics for the tests and benchmarks (rculist__reclaim_read_stats). */
+/* Statistics for the tests and benchmarks (rculist__reclaim_stats). */
 static unsigned long handed;	  /* handed off, not yet freed */
 static unsigned long handed_peak; /* most of handed at once */
 static unsigned long freed;	  /* blocks freed, ever */
@@ -504,7 +504,7 @@ void rculist_rcu_barrier(void)
 		wait_quiet(s);
 }
 
-void rculist__reclaim_read_stats(struct rculist__reclaim_stats *st, int reset_peak)
+void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_peak)
 {
 	struct state *s;
 	unsigned long open = 0;

@@ -111,7 +111,7 @@ struct rculist__reclaim_stats {
 	unsigned long handed_peak; /* most of handed at once */
 	unsigned long freed;	   /* blocks freed since the start */
 };
-void rculist__reclaim_read_stats(struct rculist__reclaim_stats *st,
+void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st,
 				 int reset_peak);
 
 RCULIST__END_DECLS
