@@ -83,7 +83,9 @@ void t_cds_list_add_tail_rcu(struct cds_list_head *newp,
 	cds_list_add_tail_rcu(newp, head);
 }
 
-/* expect: plain */
+/* expect: release elem->prev->next = elem->next
+ * expect: release elem->next->prev = elem->prev
+ * expect: releases 2 */
 void t_cds_list_del_rcu(struct cds_list_head *elem)
 {
 	cds_list_del_rcu(elem);
@@ -228,13 +230,15 @@ void t_cds_hlist_add_tail_rcu(struct cds_hlist_node *n,
 	cds_hlist_add_tail_rcu(n, head);
 }
 
-/* expect: plain */
+/* expect: release elem->prev->next = elem->next
+ * expect: releases 1 */
 void t_cds_hlist_del_rcu(struct cds_hlist_node *elem)
 {
 	cds_hlist_del_rcu(elem);
 }
 
-/* expect: plain */
+/* expect: release elem->prev->next = elem->next
+ * expect: releases 1 */
 void t_cds_hlist_del_init_rcu(struct cds_hlist_node *elem)
 {
 	cds_hlist_del_init_rcu(elem);
@@ -306,8 +310,9 @@ int t_cds_hlist_for_each_entry_from_rcu(struct helem *e)
 
 /* ---------------------------------------------------- nulls: updates */
 
-/* expect: release head->next = n
- * expect: releases 1 */
+/* expect: release n->next = head->next
+ * expect: release head->next = n
+ * expect: releases 2 */
 void t_cds_hlist_nulls_add_head_rcu(struct cds_hlist_nulls_node *n,
 				    struct cds_hlist_nulls_head *head)
 {
@@ -322,13 +327,15 @@ void t_cds_hlist_nulls_add_tail_rcu(struct cds_hlist_nulls_node *n,
 	cds_hlist_nulls_add_tail_rcu(n, head);
 }
 
-/* expect: plain */
+/* expect: release n->prev->next = n->next
+ * expect: releases 1 */
 void t_cds_hlist_nulls_del_rcu(struct cds_hlist_nulls_node *n)
 {
 	cds_hlist_nulls_del_rcu(n);
 }
 
-/* expect: plain */
+/* expect: release n->prev->next = n->next
+ * expect: releases 1 */
 void t_cds_hlist_nulls_del_init_rcu(struct cds_hlist_nulls_node *n)
 {
 	cds_hlist_nulls_del_init_rcu(n);
