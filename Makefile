@@ -80,7 +80,7 @@ all: lib ## Build the three flavour libraries, static and shared, and their .pc 
 lib: $(LIBS_A) $(LIBS_SO) $(PCS)
 
 help: ## List the targets
-	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
+	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk 'BEGIN {FS = ":.*## "}; {printf "  %-18s %s\n", $$1, $$2}'
 
 # The libraries need liburcu-dev and the tests Criterion (deps); the

@@ -14,7 +14,10 @@
  *
  * Ordering: a node becomes reachable through one release store of the
  * next link that leads to it, made after the node is complete; readers
- * load next links dependency-ordered.  Stores of prev links need none.
+ * load next links dependency-ordered.  Removing a node links its
+ * predecessor to its successor with a release store too: that successor
+ * may have been added just before, and a plain store could overtake its
+ * publication on a weakly ordered CPU.  Stores of prev links need none.
  */
 #ifndef RCULIST_HLIST_RCU_H
 #define RCULIST_HLIST_RCU_H
@@ -110,7 +113,7 @@ static inline void cds_hlist_del_rcu(struct cds_hlist_node *elem)
 	RCULIST__CHECK_HDEL(elem);
 	if (next)
 		rculist__store_once(next->prev, elem->prev);
-	rculist__store_once(*rculist__hlist_next(elem->prev), next);
+	rculist__publish(*rculist__hlist_next(elem->prev), next);
 	RCULIST__POISON_HLIST_RCU(elem);
 }
 
@@ -127,7 +130,7 @@ static inline void cds_hlist_del_init_rcu(struct cds_hlist_node *elem)
 		RCULIST__CHECK_HDEL(elem);
 		if (next)
 			rculist__store_once(next->prev, elem->prev);
-		rculist__store_once(*rculist__hlist_next(elem->prev), next);
+		rculist__publish(*rculist__hlist_next(elem->prev), next);
 		rculist__store_once(elem->prev, NULL);
 	}
 }

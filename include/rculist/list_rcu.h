@@ -17,9 +17,15 @@
  *
  * Ordering: an element becomes visible to readers through one store, made
  * with release semantics after the element is fully initialised; readers
- * load each link with a dependency-ordered load.  Stores to links that
- * lead to objects readers could already reach need no ordering, only to
- * be untorn.  Both next and prev are published this way, so readers may
+ * load each link with a dependency-ordered load.  A store that gives
+ * readers a new way to an element is a release too, even when the
+ * element is already on the list (cds_list_del_rcu() linking its
+ * neighbours): the element may have been added just before by the same
+ * updater, and a plain store may overtake that publication on a weakly
+ * ordered CPU (tests/model/list.pml finds the reader that would see it
+ * uninitialised).  Only stores that point a head at itself
+ * (CDS_INIT_LIST_HEAD_RCU()) are merely untorn.  Both next and prev are
+ * published this way, so readers may
  * walk forwards (cds_list_for_each_entry_rcu) or backwards
  * (cds_list_for_each_entry_reverse_rcu): see that iterator for what a
  * backward walk is not safe against.
@@ -99,9 +105,9 @@ static inline void cds_list_add_tail_rcu(struct cds_list_head *newp,
  *
  * @elem's own next and prev are left intact: a reader standing on @elem
  * goes on to the rest of the list, in either direction.  The neighbours'
- * links are redirected with untorn stores; no ordering is needed, since
- * they now point at elements readers could already reach.  Free @elem
- * only after a grace period.
+ * links are redirected with release stores: each gives readers a new way
+ * to a neighbour, which may have been published just before (see the top
+ * of this file).  Free @elem only after a grace period.
  *
  * before: [h] <-> a <-> b    after: [h] <-> b     (a still -> b, a <- h)
  */
@@ -111,8 +117,8 @@ static inline void cds_list_del_rcu(struct cds_list_head *elem)
 	struct cds_list_head *prev = elem->prev, *next = elem->next;
 
 	RCULIST__CHECK_DEL(elem);
-	rculist__store_once(next->prev, prev);
-	rculist__store_once(prev->next, next);
+	rculist__publish(next->prev, prev);
+	rculist__publish(prev->next, next);
 	RCULIST__POISON_LIST_RCU(elem);
 }
 

@@ -170,14 +170,18 @@ static inline void cds_hlist_nulls_add_head(struct cds_hlist_nulls_node *n,
 	head->next = n;
 }
 
-/* Unlink @n from its neighbours; its own next is left intact. */
+/*
+ * Unlink @n from its neighbours; its own next is left intact.  The store
+ * that links the predecessor to @n's successor is a release: the
+ * successor may have been added just before (see <rculist/hlist_rcu.h>).
+ */
 static inline void __cds_hlist_nulls_del(struct cds_hlist_nulls_node *n)
 {
 	struct cds_hlist_nulls_node *next = n->next;
 
 	if (!cds_is_a_nulls(next))
 		next->prev = n->prev;
-	rculist__store_once(*rculist__nulls_next(n->prev), next);
+	rculist__publish(*rculist__nulls_next(n->prev), next);
 }
 
 /**
@@ -201,8 +205,9 @@ static inline void cds_hlist_nulls_del(struct cds_hlist_nulls_node *n)
  * it, so a reader that reaches @n through @head sees the rest of the
  * list.  @n may be an element recycled without a grace period: readers
  * still standing on it from its previous list may load its next at any
- * time, so that store is untorn too, and they go on into this list and
- * find its end marker.  Write @n's key before this call.
+ * time and go on into this list, to its first node and its end marker:
+ * so that store is a release too (the first node may have been published
+ * just before).  Write @n's key before this call.
  *
  * before: [h] -> a -> |7|    after: [h] -> n <-> a -> |7|
  */
@@ -211,7 +216,7 @@ static inline void cds_hlist_nulls_add_head_rcu(struct cds_hlist_nulls_node *n,
 {
 	struct cds_hlist_nulls_node *first = head->next;
 
-	rculist__store_once(n->next, first);
+	rculist__publish(n->next, first);
 	n->prev = rculist__nulls_head_node(head);
 	if (!cds_is_a_nulls(first))
 		first->prev = n;

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/memorder/ops.c - every _rcu update operation, iterator and
+ * accessor of <rculist/list_rcu.h>, <rculist/hlist_rcu.h> and
+ * <rculist/nulls.h> in a function of its own, compiled for aarch64 (never
+ * run) so that tests/memorder/check.py can read the ordering of each
+ * publication and each reader load in the generated code.
+ *
+ * Each function is preceded by its expectations, one per line, in a
+ * comment the checker reads:
+ *
+ *   expect: release ADDR = VALUE   some store of VALUE to ADDR is a
+ *                                  release (stlr, or a plain store with a
+ *                                  dmb ish between it and every earlier
+ *                                  store), and no store of VALUE to ADDR
+ *                                  is anything weaker
+ *   expect: releases N             at least N release stores in all
+ *   expect: acquire N              at least N link loads, and every link
+ *                                  load (a 64-bit load not from the
+ *                                  stack) is an acquire (ldar, ldapr)
+ *   expect: plain                  an update that publishes nothing: its
+ *                                  stores need no ordering (a check that
+ *                                  it makes some store at all)
+ *
+ * ADDR and VALUE are C-like expressions over the function's parameters:
+ * `x->next` / `x->prev` is the pointer loaded from offset 0 / 8 of x (the
+ * layout of every link structure), `*` any base (a node found by a loop).
+ * Readers sum the elements' int keys: the key loads are 32-bit, so every
+ * 64-bit load a reader makes is the load of a link.
+ *
+ * A function is named t_<operation>; check.py fails when an _rcu name of
+ * those headers has no function here, so a new operation cannot go
+ * unchecked.
+ */
+#include <rculist.h>
+
+struct elem {
+	int key;
+	struct cds_list_head node;
+};
+
+struct helem {
+	int key;
+	struct cds_hlist_node node;
+};
+
+struct nelem {
+	int key;
+	struct cds_hlist_nulls_node node;
+};
+
+/* ------------------------------------------------ circular: updates */
+
+/* expect: plain */
+void t_CDS_INIT_LIST_HEAD_RCU(struct cds_list_head *list)
+{
+	CDS_INIT_LIST_HEAD_RCU(list);
+}
+
+/* expect: release prev->next = newp
+ * expect: release next->prev = newp
+ * expect: releases 2 */
+void t___cds_list_add_rcu(struct cds_list_head *newp,
+			  struct cds_list_head *prev, struct cds_list_head *next)
+{
+	__cds_list_add_rcu(newp, prev, next);
+}
+
+/* expect: release head->next = newp
+ * expect: release head->next->prev = newp
+ * expect: releases 2 */
+void t_cds_list_add_rcu(struct cds_list_head *newp, struct cds_list_head *head)
+{
+	cds_list_add_rcu(newp, head);
+}
+
+/* expect: release head->prev->next = newp
+ * expect: release head->prev = newp
+ * expect: releases 2 */
+void t_cds_list_add_tail_rcu(struct cds_list_head *newp,
+			     struct cds_list_head *head)
+{
+	cds_list_add_tail_rcu(newp, head);
+}
+
+/* expect: release elem->prev->next = elem->next
+ * expect: release elem->next->prev = elem->prev
+ * expect: releases 2 */
+void t_cds_list_del_rcu(struct cds_list_head *elem)
+{
+	cds_list_del_rcu(elem);
+}
+
+/* expect: release old->prev->next = newp
+ * expect: release old->next->prev = newp
+ * expect: releases 2 */
+void t_cds_list_replace_rcu(struct cds_list_head *old, struct cds_list_head *newp)
+{
+	cds_list_replace_rcu(old, newp);
+}
+
+/* expect: release head->next = list->next
+ * expect: release head->next->prev = list->prev
+ * expect: releases 2 */
+void t_cds_list_splice_init_rcu(struct cds_list_head *list,
+				struct cds_list_head *head)
+{
+	cds_list_splice_init_rcu(list, head);
+}
+
+/* expect: release head->prev->next = list->next
+ * expect: release head->prev = list->prev
+ * expect: releases 2 */
+void t_cds_list_splice_tail_init_rcu(struct cds_list_head *list,
+				     struct cds_list_head *head)
+{
+	cds_list_splice_tail_init_rcu(list, head);
+}
+
+/* ------------------------------------- circular: readers, accessors */
+
+/* expect: acquire 1 */
+int t_cds_list_entry_rcu(struct cds_list_head *head)
+{
+	return cds_list_entry_rcu(head->next, struct elem, node)->key;
+}
+
+/* expect: acquire 1 */
+int t_cds_list_first_or_null_rcu(struct cds_list_head *head)
+{
+	struct elem *e = cds_list_first_or_null_rcu(head, struct elem, node);
+
+	return e ? e->key : -1;
+}
+
+/* expect: acquire 1 */
+int t_cds_list_next_or_null_rcu(struct cds_list_head *head, struct elem *pos)
+{
+	struct elem *e =
+		cds_list_next_or_null_rcu(head, &pos->node, struct elem, node);
+
+	return e ? e->key : -1;
+}
+
+/* expect: acquire 2 */
+int t_cds_list_for_each_rcu(struct cds_list_head *head)
+{
+	struct cds_list_head *pos;
+	int sum = 0;
+
+	cds_list_for_each_rcu(pos, head)
+		sum += cds_list_entry(pos, struct elem, node)->key;
+	return sum;
+}
+
+/* expect: acquire 2 */
+int t_cds_list_for_each_entry_rcu(struct cds_list_head *head)
+{
+	struct elem *e;
+	int sum = 0;
+
+	cds_list_for_each_entry_rcu(e, head, node)
+		sum += e->key;
+	return sum;
+}
+
+/* expect: acquire 2 */
+int t_cds_list_for_each_entry_reverse_rcu(struct cds_list_head *head)
+{
+	struct elem *e;
+	int sum = 0;
+
+	cds_list_for_each_entry_reverse_rcu(e, head, node)
+		sum += e->key;
+	return sum;
+}
+
+/* expect: acquire 2 */
+int t_cds_list_for_each_entry_continue_rcu(struct cds_list_head *head,
+					   struct elem *e)
+{
+	int sum = 0;
+
+	cds_list_for_each_entry_continue_rcu(e, head, node)
+		sum += e->key;
+	return sum;
+}
+
+/* expect: acquire 1 */
+int t_cds_list_for_each_entry_from_rcu(struct cds_list_head *head, struct elem *e)
+{
+	int sum = 0;
+
+	cds_list_for_each_entry_from_rcu(e, head, node)
+		sum += e->key;
+	return sum;
+}
+
+/* ---------------------------------------------------- hlist: updates */
+
+/* expect: release head->next = newp
+ * expect: releases 1 */
+void t_cds_hlist_add_head_rcu(struct cds_hlist_node *newp,
+			      struct cds_hlist_head *head)
+{
+	cds_hlist_add_head_rcu(newp, head);
+}
+
+/* expect: release next->prev->next = n
+ * expect: releases 1 */
+void t_cds_hlist_add_before_rcu(struct cds_hlist_node *n,
+				struct cds_hlist_node *next)
+{
+	cds_hlist_add_before_rcu(n, next);
+}
+
+/* expect: release prev->next = n
+ * expect: releases 1 */
+void t_cds_hlist_add_behind_rcu(struct cds_hlist_node *n,
+				struct cds_hlist_node *prev)
+{
+	cds_hlist_add_behind_rcu(n, prev);
+}
+
+/* expect: release *->next = n
+ * expect: releases 1 */
+void t_cds_hlist_add_tail_rcu(struct cds_hlist_node *n,
+			      struct cds_hlist_head *head)
+{
+	cds_hlist_add_tail_rcu(n, head);
+}
+
+/* expect: release elem->prev->next = elem->next
+ * expect: releases 1 */
+void t_cds_hlist_del_rcu(struct cds_hlist_node *elem)
+{
+	cds_hlist_del_rcu(elem);
+}
+
+/* expect: release elem->prev->next = elem->next
+ * expect: releases 1 */
+void t_cds_hlist_del_init_rcu(struct cds_hlist_node *elem)
+{
+	cds_hlist_del_init_rcu(elem);
+}
+
+/* expect: release old->prev->next = newn
+ * expect: releases 1 */
+void t_cds_hlist_replace_rcu(struct cds_hlist_node *old,
+			     struct cds_hlist_node *newn)
+{
+	cds_hlist_replace_rcu(old, newn);
+}
+
+/* ---------------------------------------------------- hlist: readers */
+
+/* expect: acquire 2 */
+int t_cds_hlist_for_each_rcu(struct cds_hlist_head *head)
+{
+	struct cds_hlist_node *pos;
+	int sum = 0;
+
+	cds_hlist_for_each_rcu(pos, head)
+		sum += cds_hlist_entry(pos, struct helem, node)->key;
+	return sum;
+}
+
+/* expect: acquire 2 */
+int t_cds_hlist_for_each_entry_rcu(struct cds_hlist_head *head)
+{
+	struct cds_hlist_node *pos;
+	struct helem *e;
+	int sum = 0;
+
+	cds_hlist_for_each_entry_rcu(e, pos, head, node)
+		sum += e->key;
+	return sum;
+}
+
+/* expect: acquire 2 */
+int t_cds_hlist_for_each_entry_rcu_2(struct cds_hlist_head *head)
+{
+	struct helem *e;
+	int sum = 0;
+
+	cds_hlist_for_each_entry_rcu_2(e, head, node)
+		sum += e->key;
+	return sum;
+}
+
+/* expect: acquire 1 */
+int t_cds_hlist_for_each_entry_continue_rcu(struct helem *e)
+{
+	int sum = 0;
+
+	cds_hlist_for_each_entry_continue_rcu(e, node)
+		sum += e->key;
+	return sum;
+}
+
+/* expect: acquire 1 */
+int t_cds_hlist_for_each_entry_from_rcu(struct helem *e)
+{
+	int sum = 0;
+
+	cds_hlist_for_each_entry_from_rcu(e, node)
+		sum += e->key;
+	return sum;
+}
+
+/* ---------------------------------------------------- nulls: updates */
+
+/* expect: release n->next = head->next
+ * expect: release head->next = n
+ * expect: releases 2 */
+void t_cds_hlist_nulls_add_head_rcu(struct cds_hlist_nulls_node *n,
+				    struct cds_hlist_nulls_head *head)
+{
+	cds_hlist_nulls_add_head_rcu(n, head);
+}
+
+/* expect: release *->next = n
+ * expect: releases 1 */
+void t_cds_hlist_nulls_add_tail_rcu(struct cds_hlist_nulls_node *n,
+				    struct cds_hlist_nulls_head *head)
+{
+	cds_hlist_nulls_add_tail_rcu(n, head);
+}
+
+/* expect: release n->prev->next = n->next
+ * expect: releases 1 */
+void t_cds_hlist_nulls_del_rcu(struct cds_hlist_nulls_node *n)
+{
+	cds_hlist_nulls_del_rcu(n);
+}
+
+/* expect: release n->prev->next = n->next
+ * expect: releases 1 */
+void t_cds_hlist_nulls_del_init_rcu(struct cds_hlist_nulls_node *n)
+{
+	cds_hlist_nulls_del_init_rcu(n);
+}
+
+/* ---------------------------------------------------- nulls: readers */
+
+/* expect: acquire 2 */
+int t_cds_hlist_nulls_for_each_entry_rcu(struct cds_hlist_nulls_head *head)
+{
+	struct cds_hlist_nulls_node *pos;
+	struct nelem *e;
+	int sum = 0;
+
+	cds_hlist_nulls_for_each_entry_rcu(e, pos, head, node)
+		sum += e->key;
+	return sum;
+}
