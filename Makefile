@@ -3,7 +3,7 @@
 # rculist - RCU-protected intrusive lists on liburcu's flavours.
 # One plain Makefile.  `make help` lists the targets; V=1 shows commands.
 
-FLAVORS   := memb qsbr bp
+FLAVORS   := memb qsbr bp mb
 
 VERSION_H := include/rculist/version.h
 version_part = $(shell sed -n 's/^\#define RCULIST_VERSION_$(1)[[:space:]]*//p' $(VERSION_H))
@@ -58,7 +58,7 @@ PCS     := $(foreach f,$(FLAVORS),$(B)/pkgconfig/rculist-$(f).pc)
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: lib ## Build the three flavour libraries, static and shared, and their .pc files
+all: lib ## Build the flavour libraries, static and shared, and their .pc files
 
 lib: $(LIBS_A) $(LIBS_SO) $(PCS)
 
@@ -88,7 +88,7 @@ need_debs = \
 deps: ## Install missing dependencies (Debian, as root), or name them
 	$(Q)missing=""; \
 	if ! command -v pkg-config >/dev/null 2>&1 || \
-	   ! pkg-config --exists liburcu-memb liburcu-qsbr liburcu-bp criterion; then \
+	   ! pkg-config --exists $(FLAVORS:%=liburcu-%) criterion; then \
 		missing=" $(DEB_PACKAGES)"; \
 	fi; \
 	$(need_debs)

@@ -34,13 +34,13 @@ for f in "$@"; do
 done
 
 # The targets of the issue, from the medians.
-awk -F, '
+awk -F, -v flavors="$*" '
 NR > 1 { m[$1 "," $2 "," $3 "," $4 "," $5] = $6 }
 function ovh(l, sec, w, s) {
 	return m[l "," sec "," w "," s ",ns/lookup"] - m[l "," sec "," w ",plain,ns/lookup"]
 }
 END {
-	n = split("memb qsbr bp", fl, " ")
+	n = split(flavors, fl, " ")
 	print "\nSummary (wall clock medians; `make bench-instructions` gives the deterministic counts)"
 	printf "%-6s %14s %14s %14s %14s %14s %14s\n", "flavor", "rl/urcu ovh", "static", \
 		"inline/urcu", "rd x rwlock", "hash x rwlock", "upd/rwlock upd"

@@ -2,12 +2,12 @@
 /*
  * rculist/runtime.h - the flavour-neutral RCU runtime.
  *
- * Every flavour library (-lrculist-memb, -lrculist-qsbr, -lrculist-bp)
- * exports these functions under the same names, so one object file
+ * Every flavour library (-lrculist-memb, -lrculist-qsbr, -lrculist-bp,
+ * -lrculist-mb) exports these functions under the same names, so one object file
  * written against them links with any of the three.  Calls a flavour
  * does not need are cheap no-ops there:
  *
- *                          memb        qsbr             bp
+ *                          memb, mb    qsbr             bp
  *   register_thread        required    required         no-op (lazy)
  *   read_lock/unlock       real        no-op            real
  *   quiescent_state        no-op       required often   no-op
@@ -46,7 +46,7 @@ RCULIST__BEGIN_DECLS
 /* The library's version, "MAJOR.MINOR.PATCH" (see <rculist/version.h>). */
 const char *rculist_version(void);
 
-/* The flavour the program is linked with: "memb", "qsbr" or "bp". */
+/* The flavour the program is linked with: "memb", "qsbr", "bp" or "mb". */
 const char *rculist_flavor_name(void);
 
 /*
@@ -134,7 +134,8 @@ RCULIST__END_DECLS
 			  offsetof(RCULIST__POINTEE(ptr), rcu_member))
 
 /* Compile-time flavour choice: the read side inlined (see <rculist/inline.h>). */
-#if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || defined(RCULIST_INLINE_BP)
+#if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || \
+	defined(RCULIST_INLINE_BP) || defined(RCULIST_INLINE_MB)
 #include "inline.h"
 #endif
 
