@@ -18,6 +18,7 @@ includedir ?= $(prefix)/include
 libdir     ?= $(exec_prefix)/lib
 pkgconfigdir ?= $(libdir)/pkgconfig
 mandir     ?= $(prefix)/share/man
+datadir    ?= $(prefix)/share
 DESTDIR    ?=
 INSTALL    ?= install
 
@@ -206,6 +207,8 @@ install: lib ## Install headers, libraries and .pc files under $(DESTDIR)$(PREFI
 		$(INSTALL) -m 644 $(LIBDIR_B)/librculist-$$f.so $(DESTDIR)$(libdir)/; \
 	done
 	$(Q)$(INSTALL) -m 644 $(PCS) $(DESTDIR)$(pkgconfigdir)/
+	$(Q)$(INSTALL) -d $(DESTDIR)$(datadir)/rculist
+	$(Q)$(INSTALL) -m 644 core/rculist.supp $(DESTDIR)$(datadir)/rculist/
 	@echo "  INSTALL  $(DESTDIR)$(prefix)"
 
 uninstall: ## Remove what install installed
@@ -216,6 +219,7 @@ uninstall: ## Remove what install installed
 		      $(DESTDIR)$(libdir)/librculist-$$f.so* \
 		      $(DESTDIR)$(pkgconfigdir)/rculist-$$f.pc; \
 	done
+	$(Q)rm -rf $(DESTDIR)$(datadir)/rculist
 
 clean: ## Remove build/
 	$(Q)rm -rf $(B)

@@ -9,8 +9,8 @@
 
 #include "bench.h"
 
-#if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || \
-	defined(RCULIST_INLINE_BP)
+/* <rculist/inline.h> defines it, whichever flavour it inlines. */
+#ifdef RCULIST_INLINE_H
 #define SIDE_SYM  bench_side_rli
 #define SIDE_NAME "rculist-inline"
 #else
