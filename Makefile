@@ -3,7 +3,7 @@
 # rculist - RCU-protected intrusive lists on liburcu's flavours.
 # One plain Makefile.  `make help` lists the targets; V=1 shows commands.
 
-FLAVORS   := memb qsbr bp
+FLAVORS   := memb qsbr bp mb
 
 VERSION_H := include/rculist/version.h
 version_part = $(shell sed -n 's/^\#define RCULIST_VERSION_$(1)[[:space:]]*//p' $(VERSION_H))
@@ -18,6 +18,7 @@ includedir ?= $(prefix)/include
 libdir     ?= $(exec_prefix)/lib
 pkgconfigdir ?= $(libdir)/pkgconfig
 mandir     ?= $(prefix)/share/man
+datadir    ?= $(prefix)/share
 DESTDIR    ?=
 INSTALL    ?= install
 
@@ -75,7 +76,7 @@ PCS     := $(foreach f,$(FLAVORS),$(B)/pkgconfig/rculist-$(f).pc)
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: lib ## Build the three flavour libraries, static and shared, and their .pc files
+all: lib ## Build the flavour libraries, static and shared, and their .pc files
 
 lib: $(LIBS_A) $(LIBS_SO) $(PCS)
 
@@ -105,7 +106,7 @@ need_debs = \
 deps: ## Install missing dependencies (Debian, as root), or name them
 	$(Q)missing=""; \
 	if ! command -v pkg-config >/dev/null 2>&1 || \
-	   ! pkg-config --exists liburcu-memb liburcu-qsbr liburcu-bp criterion; then \
+	   ! pkg-config --exists $(FLAVORS:%=liburcu-%) criterion; then \
 		missing=" $(DEB_PACKAGES)"; \
 	fi; \
 	$(need_debs)
@@ -230,6 +231,8 @@ install: lib ## Install headers, libraries and .pc files under $(DESTDIR)$(PREFI
 		$(INSTALL) -m 644 $(LIBDIR_B)/librculist-$$f.so $(DESTDIR)$(libdir)/; \
 	done
 	$(Q)$(INSTALL) -m 644 $(PCS) $(DESTDIR)$(pkgconfigdir)/
+	$(Q)$(INSTALL) -d $(DESTDIR)$(datadir)/rculist
+	$(Q)$(INSTALL) -m 644 core/rculist.supp $(DESTDIR)$(datadir)/rculist/
 	@echo "  INSTALL  $(DESTDIR)$(prefix)"
 
 uninstall: ## Remove what install installed
@@ -240,6 +243,7 @@ uninstall: ## Remove what install installed
 		      $(DESTDIR)$(libdir)/librculist-$$f.so* \
 		      $(DESTDIR)$(pkgconfigdir)/rculist-$$f.pc; \
 	done
+	$(Q)rm -rf $(DESTDIR)$(datadir)/rculist
 
 clean: ## Remove build/
 	$(Q)rm -rf $(B)

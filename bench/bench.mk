@@ -25,14 +25,28 @@ BENCH_ENV  = BENCH_QUICK='$(BENCH_QUICK)' BENCH_TIME='$(BENCH_TIME)'
 
 bench-build: $(BENCH_BINS)
 
-bench: bench-build bench-gnuplot ## Benchmark every flavour against liburcu and locks, closing table, chart (~3 min; BENCH_QUICK=1, BENCH_TIME=s)
+bench: bench-build bench-gnuplot bench-poll ## Benchmark every flavour against liburcu and locks, closing table, chart (~3 min; BENCH_QUICK=1, BENCH_TIME=s)
 	$(Q)$(BENCH_ENV) sh bench/run.sh $(BENCH_B) $(FLAVORS)
+
+# Polled grace periods (bench/poll.c): one greppable line per operation
+# and flavour, `poll flavor=<f> op=<op> ns=<per call> calls=<n>`.
+BENCH_POLL_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/poll)
+$(BENCH_B)/%/poll: bench/poll.c $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BENCH_CC) $< -o $@ $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) \
+		-lrculist-$* -lpthread
+
+.PHONY: bench-poll
+bench-poll: $(BENCH_POLL_BINS) ## What polled grace periods cost, per flavour (part of make bench)
+	$(Q)for f in $(FLAVORS); do $(BENCH_B)/$$f/poll $(if $(BENCH_QUICK),100000) || exit 1; done
 
 bench-instructions: bench-build ## Callgrind instructions per lookup and per update, rculist beside liburcu inline
 	$(Q)sh bench/instr.sh $(BENCH_B) $(FLAVORS)
 
 CHECKS += check-bench
-check-bench: bench-build
+check-bench: bench-build $(BENCH_POLL_BINS)
+	$(Q)for f in $(FLAVORS); do $(BENCH_B)/$$f/poll 10000 >/dev/null || exit 1; done
 	@echo "== bench, quick run (BENCH_QUICK=1)"
 	$(Q)out=$$(mktemp -d $(BENCH_B)/check.XXXXXX) && \
 	if ! BENCH_QUICK=1 BENCH_OUT=$$out sh bench/run.sh $(BENCH_B) $(FLAVORS) \

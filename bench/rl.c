@@ -12,8 +12,8 @@
 
 #include "bench.h"
 
-#if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || \
-	defined(RCULIST_INLINE_BP)
+/* <rculist/inline.h> defines it, whichever flavour it inlines. */
+#ifdef RCULIST_INLINE_H
 #define SIDE_SYM  bench_side_rli
 #define SIDE_NAME "rculist-inline"
 #elif defined(BENCH_RL_LTO)

@@ -215,13 +215,17 @@ void rculist_thread_online(void)
 /*
  * The stall detector (core/stall.c) watches the wait, if it is on: it
  * reports a grace period that takes longer than RCULIST_STALL_TIMEOUT_MS.
+ * The ticket tells polled grace periods (core/poll.c) that one began and
+ * ended.
  */
 void rculist_synchronize_rcu(void)
 {
 	struct rculist__stall_wait wait;
 	int watched = rculist__stall_begin(&wait);
+	unsigned long gp_ticket = rculist__gp_begin();
 
 	RCULIST__URCU(synchronize_rcu)();
+	rculist__gp_end(gp_ticket);
 	if (watched)
 		rculist__stall_end(&wait);
 }

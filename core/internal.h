@@ -65,6 +65,13 @@ RCULIST__HIDDEN int rculist__flavor_registered(void);
 RCULIST__HIDDEN int rculist__flavor_has_sections(void);
 
 /*
+ * core/poll.c: every grace period a flavour's rculist_synchronize_rcu()
+ * waits for takes a ticket as it begins and hands it back once it ended.
+ */
+RCULIST__HIDDEN unsigned long rculist__gp_begin(void);
+RCULIST__HIDDEN void rculist__gp_end(unsigned long gp_ticket);
+
+/*
  * core/reclaim.c: blocks per batch handed to call_rcu, and batch slots
  * per thread (see rculist__reclaim_get_stats()).
  */

@@ -127,7 +127,7 @@ check-plugins-asan:
 check-examples: examples ## Run the examples
 	@echo "== examples: route_table under each flavour"
 	$(Q)for f in $(FLAVORS); do $(EX_B)/route_table-$$f 2 100 || exit 1; done
-	@echo "== examples: qsbr_server (and, to compare, under memb and bp)"
+	@echo "== examples: qsbr_server (and, to compare, under the other flavours)"
 	$(Q)rm -f $(EX_B)/qsbr_server.out; for f in $(FLAVORS); do \
 		$(EX_B)/qsbr_server-$$f 2 5000 >>$(EX_B)/qsbr_server.out || \
 		{ cat $(EX_B)/qsbr_server.out; exit 1; }; done; cat $(EX_B)/qsbr_server.out

@@ -8,6 +8,7 @@
  * that knows its flavour when it is compiled may instead define one of
  *
  *	-DRCULIST_INLINE_MEMB   -DRCULIST_INLINE_QSBR   -DRCULIST_INLINE_BP
+ *	-DRCULIST_INLINE_MB
  *
  * in every translation unit (the same one everywhere); these four calls
  * then become liburcu's inline fast path of that flavour, as cheap as
@@ -29,8 +30,8 @@
 #define RCULIST_INLINE_H
 
 #if defined(RCULIST_INLINE_MEMB) + defined(RCULIST_INLINE_QSBR) + \
-	defined(RCULIST_INLINE_BP) != 1
-#error "rculist: define only one of RCULIST_INLINE_MEMB, RCULIST_INLINE_QSBR, RCULIST_INLINE_BP"
+	defined(RCULIST_INLINE_BP) + defined(RCULIST_INLINE_MB) != 1
+#error "rculist: define only one of RCULIST_INLINE_MEMB, RCULIST_INLINE_QSBR, RCULIST_INLINE_BP, RCULIST_INLINE_MB"
 #endif
 
 /*
@@ -49,6 +50,11 @@
 #define RCULIST__INLINE(fn)	_urcu_qsbr_##fn
 #define RCULIST__INLINE_FLAVOR	rculist_flavor_is_qsbr
 #define RCULIST__INLINE_QSBR	1
+#elif defined(RCULIST_INLINE_MB)
+#include <urcu/static/urcu-mb.h>
+#define RCULIST__INLINE(fn)	_urcu_mb_##fn
+#define RCULIST__INLINE_FLAVOR	rculist_flavor_is_mb
+#define RCULIST__INLINE_QSBR	0
 #else
 #include <urcu/static/urcu-bp.h>
 #define RCULIST__INLINE(fn)	_urcu_bp_##fn
@@ -64,7 +70,7 @@
  */
 RCULIST__BEGIN_DECLS
 extern const int rculist_flavor_is_memb, rculist_flavor_is_qsbr,
-	rculist_flavor_is_bp;
+	rculist_flavor_is_bp, rculist_flavor_is_mb;
 RCULIST__END_DECLS
 __attribute__((used)) static const int *const rculist__inline_flavor_check =
 	&RCULIST__INLINE_FLAVOR;

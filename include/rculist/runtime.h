@@ -2,12 +2,12 @@
 /*
  * rculist/runtime.h - the flavour-neutral RCU runtime.
  *
- * Every flavour library (-lrculist-memb, -lrculist-qsbr, -lrculist-bp)
- * exports these functions under the same names, so one object file
+ * Every flavour library (-lrculist-memb, -lrculist-qsbr, -lrculist-bp,
+ * -lrculist-mb) exports these functions under the same names, so one object file
  * written against them links with any of the three.  Calls a flavour
  * does not need are cheap no-ops there:
  *
- *                          memb        qsbr             bp
+ *                          memb, mb    qsbr             bp
  *   register_thread        required    required         no-op (lazy)
  *   read_lock/unlock       real        no-op            real
  *   quiescent_state        no-op       required often   no-op
@@ -40,7 +40,7 @@ RCULIST__BEGIN_DECLS
 /* The library's version, "MAJOR.MINOR.PATCH" (see <rculist/version.h>). */
 const char *rculist_version(void);
 
-/* The flavour the program is linked with: "memb", "qsbr" or "bp". */
+/* The flavour the program is linked with: "memb", "qsbr", "bp" or "mb". */
 const char *rculist_flavor_name(void);
 
 /*
@@ -92,6 +92,101 @@ void rculist_rcu_barrier(void);
 #define RCULIST__FORK_CHILD   2
 void rculist__fork_liburcu(int phase);
 
+/*
+ * Polled grace periods, as the Linux kernel has them: an updater takes a
+ * cookie when it unlinks an element, goes on with its work, and frees
+ * the element once rculist_poll_state_synchronize_rcu() says that a full
+ * grace period has elapsed since, or waits for one with
+ * rculist_cond_synchronize_rcu().  Under every flavour and every liburcu
+ * version (liburcu 0.13 has no polled grace periods; 0.14's
+ * start_poll_synchronize_rcu() is not used).
+ */
+
+/**
+ * struct rculist_gp_cookie - a moment, to ask later whether a full grace
+ * period has elapsed since
+ * @seq: opaque; compare cookies only through
+ *	 rculist_poll_state_synchronize_rcu(), which allows for wrap
+ *
+ * Returned by value by rculist_get_state_synchronize_rcu() and
+ * rculist_start_poll_synchronize_rcu(); may be copied, stored, and
+ * passed to another thread.  Valid in the process that took it.  A cookie
+ * older than about LONG_MAX grace periods may be reported unsatisfied
+ * again; a correct answer needs fewer grace periods than that between
+ * taking it and polling it.
+ */
+struct rculist_gp_cookie {
+	unsigned long seq;
+};
+
+/**
+ * rculist_get_state_synchronize_rcu - take a cookie, starting nothing
+ *
+ * Return: a cookie satisfied once a full grace period has elapsed since
+ * this call: one that began after it, through rculist_synchronize_rcu(),
+ * rculist_cond_synchronize_rcu() or rculist_start_poll_synchronize_rcu()
+ * of any thread.  Nothing else makes it satisfied: a program where no
+ * thread ever waits for a grace period sees it unsatisfied for ever.
+ *
+ * Concurrency: callable from any thread, registered or not, inside a
+ * read-side critical section too; never blocks; lock-free.  Typical use:
+ * the updater, holding its update-side lock, unlinks an element with a
+ * _rcu operation and takes a cookie; the element may be freed once the
+ * cookie is satisfied (rculist_poll_state_synchronize_rcu()).
+ */
+struct rculist_gp_cookie rculist_get_state_synchronize_rcu(void);
+
+/**
+ * rculist_start_poll_synchronize_rcu - take a cookie and make sure a
+ * grace period will satisfy it, without waiting
+ *
+ * Return: a cookie, as rculist_get_state_synchronize_rcu() gives, that
+ * becomes satisfied without any further call: a grace period is queued
+ * (through rculist_call_rcu(), from liburcu's call_rcu helper thread),
+ * and ends once every read-side critical section that began before this
+ * call has ended (qsbr: every registered online thread has announced a
+ * quiescent state).
+ *
+ * Concurrency: callable from any thread, registered or not, inside a
+ * read-side critical section too; never blocks and allocates nothing
+ * (one callback at most is in flight, for all callers).  Like
+ * rculist_call_rcu(), it needs liburcu's call_rcu thread: not from a
+ * child of fork() before the parent's fork handlers have run.
+ */
+struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void);
+
+/**
+ * rculist_poll_state_synchronize_rcu - has a full grace period elapsed
+ * since @cookie was taken?
+ * @cookie: from rculist_get_state_synchronize_rcu() or
+ *	    rculist_start_poll_synchronize_rcu()
+ *
+ * Return: non-zero once every read-side critical section that was in
+ * progress when @cookie was taken has ended; then memory unlinked before
+ * the cookie was taken may be freed.  Once non-zero, it stays so.
+ *
+ * Concurrency: callable from any thread, inside a read-side critical
+ * section too; never blocks; one atomic load.
+ */
+int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie);
+
+/**
+ * rculist_cond_synchronize_rcu - wait for a full grace period since
+ * @cookie, unless one has already elapsed
+ * @cookie: from rculist_get_state_synchronize_rcu() or
+ *	    rculist_start_poll_synchronize_rcu()
+ *
+ * Returns at once if rculist_poll_state_synchronize_rcu(@cookie) is
+ * non-zero, and otherwise calls rculist_synchronize_rcu().  On return the
+ * cookie is satisfied.
+ *
+ * Concurrency: may block, like rculist_synchronize_rcu(): never call it
+ * inside a read-side critical section (memb, mb and bp deadlock, qsbr
+ * silently ends the section), nor while holding a lock a reader waits
+ * for.
+ */
+void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie);
+
 /* Free @ptr's block after a grace period; see rculist_free_rcu(). */
 void rculist__free_rcu(struct rcu_head *head, size_t offset);
 
@@ -128,7 +223,7 @@ RCULIST__END_DECLS
 
 /* Compile-time flavour choice: the read side inlined (see <rculist/inline.h>). */
 #if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || \
-	defined(RCULIST_INLINE_BP)
+	defined(RCULIST_INLINE_BP) || defined(RCULIST_INLINE_MB)
 #include "inline.h"
 #endif
 
