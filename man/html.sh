@@ -39,7 +39,10 @@ esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
 		man7/*) ;;
 		*) [ -f "$(dirname "$0")/man3/$f" ] || continue ;;
 		esac
-		what=$(sed -n '/^\.SH NAME/{n;p;}' "$src/$p" | sed 's/.*\\- //' | esc)
+		# A family page: its family's title; else the NAME line.
+		what=$(sed -n 's/^\.\\" family-title: //p' "$src/$p")
+		[ -n "$what" ] || what=$(sed -n '/^\.SH NAME/{n;p;}' "$src/$p" | sed 's/.*\\- //')
+		what=$(printf '%s\n' "$what" | esc)
 		printf '<li><a href="%s.html">%s(%s)</a>: %s</li>\n' "$f" "$n" "$s" "$what"
 	done
 	printf '</ul>\n<h2>Every name, by header</h2>\n'

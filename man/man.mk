@@ -132,7 +132,7 @@ check-man-names: $(MAN_STAMP) ## Every public name has a doc comment and `man 3 
 DOC_B := $(B)/doc
 
 doc: $(MAN_STAMP) ## HTML of every man page with an index, in build/doc
-	$(Q)missing=""; command -v grohtml >/dev/null 2>&1 || missing=" groff"; $(need_debs)
+	$(Q)missing=""; command -v post-grohtml >/dev/null 2>&1 || missing=" groff"; $(need_debs)
 	$(call quiet,HTML,$(DOC_B))
 	$(Q)sh man/html.sh $(MAN_B) $(DOC_B) $(VERSION)
 	@echo "  DOC      $(DOC_B)/index.html ($$(ls $(DOC_B) | grep -c '\.html$$') files)"
