@@ -512,6 +512,13 @@ function code(line, raw,    i, c, opened)
 	if (depth == 0) {
 		stmt = stmt " " line
 		stmt_raw = stmt_raw raw "\n"
+		# A macro invoked at file scope, FOO(...) with no ";", defines
+		# nothing we can document.
+		if (trim(stmt) ~ /^[A-Z_][A-Z0-9_]*[ \t]*\(/ && line ~ /\)[ \t]*$/ &&
+		    count(stmt, "(") == count(stmt, ")") && !index(stmt, "{")) {
+			stmt = stmt_raw = ""
+			return
+		}
 		if (index(line, "{")) {
 			i = index(stmt, "{")
 			body_of = braced(substr(stmt, 1, i - 1))
