@@ -33,6 +33,13 @@ RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_list_head,
 	RCULIST__MEMBER_OFFSETOF(type, member,				\
 				 rculist__member_is_not_a_struct_cds_list_head,	\
 				 struct cds_list_head, RCULIST__LIST_MEMBER_MSG)
+/*
+ * The same check on the element type of the cursor @pos, as an
+ * expression of no value: iterators make it before their first use of
+ * @member, so that a wrong member is reported by this message first.
+ */
+#define rculist__list_member_check(pos, member)				\
+	((void)rculist__list_offsetof(RCULIST__POINTEE(pos), member))
 
 /**
  * CDS_LIST_HEAD_INIT - static initialiser of an empty list head
@@ -627,7 +634,7 @@ static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
  * Return: non-zero if @pos is the entry computed from @head.
  */
 #define cds_list_entry_is_head(pos, head, member)			\
-	((void)rculist__list_offsetof(RCULIST__POINTEE(pos), member),	\
+	(rculist__list_member_check(pos, member),			\
 	 cds_list_is_head(&(pos)->member, head))
 
 /**
@@ -805,7 +812,7 @@ rculist__iter_head(const struct cds_list_head *head)
  */
 #define rculist__for_each_entry(pos, start, head, member, dir, _h, _c)	\
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (start);						\
+	     *_c = (rculist__list_member_check(pos, member), (start));	\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h;							\
 	     _c = _c->dir)
@@ -892,7 +899,7 @@ rculist__iter_head(const struct cds_list_head *head)
  */
 #define rculist__for_each_entry_safe(pos, n, start, head, member, dir, _h, _c) \
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (start);						\
+	     *_c = (rculist__list_member_check(pos, member), (start));	\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h && ((n) = cds_list_entry(_c->dir,			\
 				RCULIST__POINTEE(pos), member), 1);	\
