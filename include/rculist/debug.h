@@ -20,12 +20,27 @@
 #include "compiler.h"
 #include "types.h"
 
-/*
- * What debug mode writes into the links of a deleted element: addresses
- * in the first, never mapped, page, so that following one faults at
- * once, and distinct values that the checks (and a debugger) recognise.
+/**
+ * RCULIST_POISON_NEXT - what debug mode writes into a deleted element's next
+ *
+ * An address in the first page, never mapped, so that following it
+ * faults at once; the checks of debug mode (-DRCULIST_DEBUG) and a
+ * debugger recognise it ("next is 0x100, the poison of a deleted
+ * element").  Written by cds_list_del() and cds_hlist_del(), and only in
+ * debug mode.
+ *
+ * Context: a compile-time constant.
  */
 #define RCULIST_POISON_NEXT	((void *)0x100)
+/**
+ * RCULIST_POISON_PREV - what debug mode writes into a deleted element's prev
+ *
+ * As RCULIST_POISON_NEXT, for prev links: written by cds_list_del(),
+ * cds_hlist_del(), and (prev only, which readers never follow)
+ * cds_hlist_del_rcu() and cds_hlist_replace_rcu().
+ *
+ * Context: a compile-time constant.
+ */
 #define RCULIST_POISON_PREV	((void *)0x200)
 
 RCULIST__BEGIN_DECLS

@@ -31,7 +31,17 @@
 
 RCULIST__BEGIN_DECLS
 
-/* One report, as handed to the error handler. */
+/**
+ * struct rculist_error - one report of debug mode or of a checker, as handed to the error handler
+ *
+ * message is the whole line written to stderr ("rculist: ...", without
+ * the newline); op the operation ("cds_list_del",
+ * "rculist_read_unlock", ...); file and line its call site (file NULL
+ * if none was recorded); elem the element or head concerned, or NULL.
+ *
+ * Context: valid during the handler's call only; the strings are the
+ * library's.
+ */
 struct rculist_error {
 	const char *message;	/* the whole line, "rculist: ...", no '\n' */
 	const char *op;		/* "cds_list_del", "rculist_read_unlock", ... */
@@ -40,33 +50,62 @@ struct rculist_error {
 	const void *elem;	/* the element or head concerned, or NULL */
 };
 
-/*
+/**
+ * rculist_error_handler - the type of an error handler
+ *
  * Called after each report has been written to stderr.  Returning
  * continues the program: the reported call goes on as written (for a
  * corrupted list it may well crash; an unmatched rculist_read_unlock()
  * and the blocking or quiescent calls made inside a read-side critical
  * section are skipped instead), and the checkers return 0.  A handler may
- * also longjmp() out, or abort().
+ * also longjmp() out (the checks run before anything is written, so the
+ * list is left as it was), or abort().
+ *
+ * Context: called in the thread that made the reported call, possibly
+ * inside a read-side critical section or with the caller's update lock
+ * held.
  */
 typedef void rculist_error_handler(const struct rculist_error *err);
 
-/*
- * Install @handler for every thread (NULL: the default, abort()); returns
- * the previous one.
+/**
+ * rculist_set_error_handler - choose what happens after a report
+ * @handler: called with each report, for every thread; NULL restores
+ *	the default, abort()
+ *
+ * Context: any thread, at any time; the change is seen by reports made
+ * after it returns.
+ * Return: the previous handler (NULL for the default).
  */
 rculist_error_handler *rculist_set_error_handler(rculist_error_handler *handler);
 
-/*
- * rculist_list_check - walk the circular list @head forwards and then
- * backwards, checking that every link's partner leads back, that no link
- * is NULL or poisoned, and that both walks meet the same number of
- * elements.  A cycle that never comes back to @head is reported, not
- * followed forever.  Reports the first inconsistency, and returns 0;
- * returns 1 if the list is sound.  The caller must keep updaters away
- * (and does not need to be a reader: it is a plain walk).
+/**
+ * rculist_list_check - check a whole circular list
+ * @head: the list head
+ *
+ * Walks the list forwards and then backwards, checking that every
+ * link's partner leads back, that no link is NULL or poisoned, and that
+ * both walks meet the same number of elements.  A cycle that never
+ * comes back to @head is reported, not followed forever.  The first
+ * inconsistency is reported as in debug mode (one line on stderr, then
+ * the error handler), with the caller's file and line: it is a macro
+ * over a function.  Works with or without -DRCULIST_DEBUG.
+ *
+ * Context: the caller keeps updaters away (it holds the update lock);
+ * it need not be a reader: it is a plain walk.
+ * Return: 1 if the list is sound, 0 after a report.
  */
 int rculist_list_check(const struct cds_list_head *head);
-/* rculist_hlist_check - the same for a linear list: every node's prev. */
+/**
+ * rculist_hlist_check - check a whole linear list
+ * @head: the list head
+ *
+ * Walks the list, checking that every node's prev leads back to the
+ * node or head before it and that no link is poisoned; a cycle is
+ * reported, not followed forever.  Reports as rculist_list_check().
+ *
+ * Context: the caller keeps updaters away.
+ * Return: 1 if the list is sound, 0 after a report.
+ */
 int rculist_hlist_check(const struct cds_hlist_head *head);
 
 /* The same, reporting the call site @file:@line; see the macros below. */

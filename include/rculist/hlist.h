@@ -38,8 +38,22 @@ RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_hlist_node,
 				 rculist__member_is_not_a_struct_cds_hlist_node,	\
 				 struct cds_hlist_node, RCULIST__HLIST_MEMBER_MSG)
 
-/* Initialiser for a head declared as @name, and a declaration of one. */
+/**
+ * CDS_HLIST_HEAD_INIT - static initialiser of an empty hlist head
+ * @name: the struct cds_hlist_head variable being initialised (unused;
+ *	liburcu's convention: the kernel's HLIST_HEAD_INIT takes no argument)
+ *
+ * "struct cds_hlist_head name = CDS_HLIST_HEAD_INIT(name);"
+ *
+ * Context: an initialiser: the object is not yet shared.
+ */
 #define CDS_HLIST_HEAD_INIT(name)	{ NULL }
+/**
+ * CDS_HLIST_HEAD - declare and initialise an empty hlist head
+ * @name: the name of the struct cds_hlist_head variable to declare
+ *
+ * Context: a declaration: the list is not yet shared.
+ */
 #define CDS_HLIST_HEAD(name)	struct cds_hlist_head name = CDS_HLIST_HEAD_INIT(name)
 
 /* The head cast to the node whose next field it shares. */
@@ -63,21 +77,45 @@ static inline struct cds_hlist_node **rculist__hlist_next(struct cds_hlist_node 
 	return (struct cds_hlist_node **)(void *)node;
 }
 
-/* CDS_INIT_HLIST_HEAD - make @head an empty list. */
+/**
+ * CDS_INIT_HLIST_HEAD - make an hlist head empty
+ * @head: the head
+ *
+ * Context: the caller owns @head: no reader walks it (a bucket that
+ * readers may be walking is emptied by deleting its nodes with
+ * cds_hlist_del_rcu()).
+ */
 static inline void CDS_INIT_HLIST_HEAD(struct cds_hlist_head *head)
 {
 	head->next = NULL;
 }
 
-/* CDS_INIT_HLIST_NODE - mark @node as on no list (unhashed). */
+/**
+ * CDS_INIT_HLIST_NODE - mark a node as on no list (unhashed)
+ * @node: the node
+ *
+ * Sets next and prev to NULL: cds_hlist_unhashed(@node) is then true and
+ * cds_hlist_del_init() does nothing to it.
+ *
+ * Context: the caller owns @node: it is on no list readers walk.
+ */
 static inline void CDS_INIT_HLIST_NODE(struct cds_hlist_node *node)
 {
 	node->next = NULL;
 	rculist__store_once(node->prev, NULL);
 }
 
-/* cds_hlist_unhashed - whether @node is on no list (initialised or deleted
- * with a _init operation). */
+/**
+ * cds_hlist_unhashed - whether a node is on no list
+ * @node: the node
+ *
+ * True for a node initialised with CDS_INIT_HLIST_NODE() or removed with
+ * cds_hlist_del_init() or cds_hlist_del_init_rcu(); not after a plain
+ * cds_hlist_del(), which leaves prev stale.
+ *
+ * Context: the node's updater (readers follow only next links).
+ * Return: non-zero if @node's prev is NULL.
+ */
 static inline int cds_hlist_unhashed(const struct cds_hlist_node *node)
 {
 	return node->prev == NULL;
@@ -93,6 +131,9 @@ static inline int cds_hlist_unhashed(const struct cds_hlist_node *node)
  * reader, or an updater testing before it takes the lock) may race with
  * the updaters of @node's list.  The answer may be stale as soon as it
  * is returned; act on it under the update lock, or only as a hint.
+ *
+ * Context: any thread, no lock needed; the answer is a hint until the
+ * caller holds the list's update lock.
  */
 static inline int cds_hlist_unhashed_lockless(const struct cds_hlist_node *node)
 {
@@ -104,8 +145,10 @@ static inline int cds_hlist_unhashed_lockless(const struct cds_hlist_node *node)
  * cds_hlist_add_fake()
  * @node: the node to test
  *
- * True when @node's prev points to @node itself.  The caller holds the
- * update lock of any list @node may be on (or owns @node).
+ * True when @node's prev points to @node itself.
+ *
+ * Context: the caller holds the update lock of any list @node may be on
+ * (or owns @node).
  */
 static inline int cds_hlist_fake(const struct cds_hlist_node *node)
 {
@@ -119,7 +162,9 @@ static inline int cds_hlist_fake(const struct cds_hlist_node *node)
  *
  * True when @node is first (its prev is the head) and last (its next is
  * NULL) of @head.  Reads @node only, never @head, so it costs no access
- * to the head's cache line.  The caller holds @head's update lock.
+ * to the head's cache line.
+ *
+ * Context: the caller holds @head's update lock.
  */
 static inline int cds_hlist_is_singular_node(const struct cds_hlist_node *node,
 					     const struct cds_hlist_head *head)
@@ -127,16 +172,30 @@ static inline int cds_hlist_is_singular_node(const struct cds_hlist_node *node,
 	return node->next == NULL && (const void *)node->prev == (const void *)head;
 }
 
-/* cds_hlist_empty - whether @head has no element. */
+/**
+ * cds_hlist_empty - whether an hlist has no node
+ * @head: the head
+ *
+ * Loads the head's link once (untorn).
+ *
+ * Context: any thread; with updaters running the answer may be stale at
+ * once.
+ * Return: non-zero if @head is empty.
+ */
 static inline int cds_hlist_empty(const struct cds_hlist_head *head)
 {
 	return rculist__load_once(head->next) == NULL;
 }
 
 /**
- * cds_hlist_add_head - insert @newp at the beginning of @head.
+ * cds_hlist_add_head - insert a node at the beginning of an hlist
+ * @newp: the node, on no list
+ * @head: the head
  *
  * before: [h] -> a           after: [h] -> newp <-> a
+ *
+ * Context: the caller owns the list: updaters serialised, no RCU reader
+ * walking it (see cds_hlist_add_head_rcu()).
  */
 static inline void cds_hlist_add_head(struct cds_hlist_node *newp,
 				      struct cds_hlist_head *head)
@@ -163,11 +222,16 @@ static inline void __cds_hlist_del(struct cds_hlist_node *elem)
 }
 
 /**
- * cds_hlist_del - remove @elem from its list.  @elem's pointers are left
- * stale (poisoned in debug mode); use cds_hlist_del_init() to be able to
- * test it with cds_hlist_unhashed() or delete it again.
+ * cds_hlist_del - remove a node from its hlist
+ * @elem: the node, on a list
+ *
+ * @elem's pointers are left stale (poisoned in debug mode); use
+ * cds_hlist_del_init() to be able to test it with cds_hlist_unhashed()
+ * or delete it again.
  *
  * before: [h] -> a <-> b     after: [h] -> b
+ *
+ * Context: the caller owns the list (see cds_hlist_del_rcu()).
  */
 static inline void cds_hlist_del(struct cds_hlist_node *elem)
 {
@@ -175,8 +239,16 @@ static inline void cds_hlist_del(struct cds_hlist_node *elem)
 	RCULIST__POISON_HLIST(elem);
 }
 
-/* cds_hlist_del_init - remove @elem if it is on a list, and mark it
- * unhashed; does nothing to an unhashed node. */
+/**
+ * cds_hlist_del_init - remove a node from its hlist, if on one, and mark it unhashed
+ * @elem: the node
+ *
+ * Does nothing to an unhashed node.
+ *
+ * before: [h] -> a <-> b     after: [h] -> b    (a unhashed)
+ *
+ * Context: the caller owns the list (see cds_hlist_del_init_rcu()).
+ */
 static inline void cds_hlist_del_init(struct cds_hlist_node *elem)
 {
 	if (!cds_hlist_unhashed(elem)) {
@@ -186,9 +258,13 @@ static inline void cds_hlist_del_init(struct cds_hlist_node *elem)
 }
 
 /**
- * cds_hlist_add_before - insert @n just before @next, which is on a list.
+ * cds_hlist_add_before - insert a node just before another
+ * @n: the node to insert, on no list
+ * @next: a node on a list
  *
  * before: [h] -> a <-> next  after: [h] -> a <-> n <-> next
+ *
+ * Context: the caller owns the list (see cds_hlist_add_before_rcu()).
  */
 static inline void cds_hlist_add_before(struct cds_hlist_node *n,
 					struct cds_hlist_node *next)
@@ -201,9 +277,13 @@ static inline void cds_hlist_add_before(struct cds_hlist_node *n,
 }
 
 /**
- * cds_hlist_add_behind - insert @n just after @prev, which is on a list.
+ * cds_hlist_add_behind - insert a node just after another
+ * @n: the node to insert, on no list
+ * @prev: a node on a list
  *
  * before: [h] -> prev <-> b  after: [h] -> prev <-> n <-> b
+ *
+ * Context: the caller owns the list (see cds_hlist_add_behind_rcu()).
  */
 static inline void cds_hlist_add_behind(struct cds_hlist_node *n,
 					struct cds_hlist_node *prev)
@@ -226,10 +306,12 @@ static inline void cds_hlist_add_behind(struct cds_hlist_node *n,
  * cds_hlist_fake() true, and cds_hlist_del(), cds_hlist_del_init() or
  * their _rcu forms may be called on it: they rewrite only @node's own
  * next, to what it already holds.  For objects whose code deletes a
- * node unconditionally whether or not it was ever hashed.  The caller
- * owns @node: no list links to it, no reader can reach it.
+ * node unconditionally whether or not it was ever hashed.
  *
  * before: n (prev NULL)      after: n (prev n, next NULL)
+ *
+ * Context: the caller owns @node: no list links to it, no reader can
+ * reach it.
  */
 static inline void cds_hlist_add_fake(struct cds_hlist_node *node)
 {
@@ -237,8 +319,13 @@ static inline void cds_hlist_add_fake(struct cds_hlist_node *node)
 }
 
 /**
- * cds_hlist_move_list - move every element of @old to @newh (whose own
- * elements, if any, are dropped), leaving @old empty.
+ * cds_hlist_move_list - move every node of an hlist to another head
+ * @old: the head whose nodes move, left empty
+ * @newh: the destination head; nodes it held are dropped, not unlinked
+ *
+ * before: [old] -> a <-> b   [newh]    after: [old]   [newh] -> a <-> b
+ *
+ * Context: the caller owns both lists; no RCU reader walks them.
  */
 static inline void cds_hlist_move_list(struct cds_hlist_head *old,
 				       struct cds_hlist_head *newh)
@@ -249,9 +336,16 @@ static inline void cds_hlist_move_list(struct cds_hlist_head *old,
 	old->next = NULL;
 }
 
-/*
- * The structure of type @type whose cds_hlist_node field @member is @ptr.
+/**
+ * cds_hlist_entry - the structure that embeds an hlist node
+ * @ptr: the node (struct cds_hlist_node *), not NULL
+ * @type: the structure's type
+ * @member: the name of the node's field in @type
+ *
  * A @member of another type does not compile.
+ *
+ * Context: address arithmetic only: reads nothing.
+ * Return: a @type pointer.
  */
 #define cds_hlist_entry(ptr, type, member) \
 	rculist__container_at(ptr, type, rculist__hlist_offsetof(type, member))
@@ -263,7 +357,17 @@ static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *no
 	return node ? (void *)((char *)(size_t)node - offset) : NULL;
 }
 
-/* cds_hlist_entry_safe - cds_hlist_entry(), but NULL for a NULL @ptr. */
+/**
+ * cds_hlist_entry_safe - the structure that embeds an hlist node, or NULL
+ * @ptr: the node, or NULL
+ * @type: the structure's type
+ * @member: the name of the node's field in @type
+ *
+ * No arithmetic on a NULL pointer: NULL gives NULL.
+ *
+ * Context: address arithmetic only: reads nothing.
+ * Return: a @type pointer, or NULL if @ptr is NULL.
+ */
 #define cds_hlist_entry_safe(ptr, type, member)				\
 	((type *)rculist__hlist_entry_or_null(ptr,			\
 		rculist__hlist_offsetof(type, member)))
@@ -273,20 +377,43 @@ static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *no
 	((RCULIST__TYPEOF(entry))rculist__hlist_entry_or_null(node,	\
 		rculist__hlist_offsetof(RCULIST__POINTEE(entry), member)))
 
-/* Iterate @pos (struct cds_hlist_node *) over @head; NULL at the end. */
+/**
+ * cds_hlist_for_each - iterate over the nodes of an hlist
+ * @pos: the cursor, a struct cds_hlist_node pointer, NULL at the end
+ * @head: the head
+ *
+ * Context: the list's owner, or anyone while nothing updates it; RCU
+ * readers use cds_hlist_for_each_rcu().
+ */
 #define cds_hlist_for_each(pos, head) \
 	for ((pos) = (head)->next; (pos) != NULL; (pos) = (pos)->next)
 
-/* The same, with @p holding the next node so that @pos may be deleted. */
+/**
+ * cds_hlist_for_each_safe - iterate over the nodes of an hlist, the body may delete
+ * @pos: the cursor, a struct cds_hlist_node pointer, NULL at the end
+ * @p: a struct cds_hlist_node pointer holding the next node
+ * @head: the head
+ *
+ * Context: the caller owns the list.
+ */
 #define cds_hlist_for_each_safe(pos, p, head)				\
 	for ((pos) = (head)->next;					\
 	     (pos) != NULL && ((p) = (pos)->next, 1);			\
 	     (pos) = (p))
 
-/*
- * cds_hlist_for_each_entry - iterate @entry over the elements of @head,
- * with @pos (struct cds_hlist_node *) as the cursor: NULL at the end.
- * @entry is only ever computed from a non-NULL @pos.
+/**
+ * cds_hlist_for_each_entry - iterate over the elements of an hlist, with a node cursor
+ * @entry: the cursor, a pointer to the element type
+ * @pos: a struct cds_hlist_node pointer, NULL at the end
+ * @head: the head
+ * @member: the name of the node field in the element type
+ *
+ * liburcu's 4-argument form (the kernel's before 3.9).  @entry is only
+ * computed from a non-NULL @pos; test @pos, not @entry, after the loop.
+ * The kernel's 3-argument form is cds_hlist_for_each_entry_2().
+ *
+ * Context: the list's owner, or anyone while nothing updates it; RCU
+ * readers use cds_hlist_for_each_entry_rcu().
  */
 #define cds_hlist_for_each_entry(entry, pos, head, member)		\
 	for ((pos) = (head)->next;					\
@@ -294,36 +421,76 @@ static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *no
 	     ((entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
 	     (pos) = (pos)->next)
 
-/* The same, with @p holding the next node so that the body may delete. */
+/**
+ * cds_hlist_for_each_entry_safe - iterate over the elements, the body may delete, with a node cursor
+ * @entry: the cursor, a pointer to the element type
+ * @pos: a struct cds_hlist_node pointer, NULL at the end
+ * @p: a struct cds_hlist_node pointer holding the next node
+ * @head: the head
+ * @member: the name of the node field
+ *
+ * liburcu's 5-argument form; cds_hlist_for_each_entry_safe_2() has no
+ * node cursor.
+ *
+ * Context: the caller owns the list.
+ */
 #define cds_hlist_for_each_entry_safe(entry, pos, p, head, member)	\
 	for ((pos) = (head)->next;					\
 	     (pos) != NULL && ((p) = (pos)->next,			\
 	     (entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
 	     (pos) = (p))
 
-/*
- * cds_hlist_for_each_entry_2 - iterate @entry over the elements of @head
- * (the kernel's 3-argument form); @entry is NULL when the loop ends.
+/**
+ * cds_hlist_for_each_entry_2 - iterate over the elements of an hlist
+ * @entry: the cursor, a pointer to the element type, NULL at the end
+ * @head: the head
+ * @member: the name of the node field in the element type
+ *
+ * The kernel's hlist_for_each_entry(pos, head, member).
+ *
+ * Context: the list's owner, or anyone while nothing updates it; RCU
+ * readers use cds_hlist_for_each_entry_rcu_2().
  */
 #define cds_hlist_for_each_entry_2(entry, head, member)			\
 	for ((entry) = rculist__hlist_entry_as(entry, (head)->next, member); \
 	     (entry) != NULL;						\
 	     (entry) = rculist__hlist_entry_as(entry, (entry)->member.next, member))
 
-/* The same, with @e (typed like @entry) holding the next element. */
+/**
+ * cds_hlist_for_each_entry_safe_2 - iterate over the elements of an hlist, the body may delete
+ * @entry: the cursor, a pointer to the element type, NULL at the end
+ * @e: a pointer of the same type, holding the next element (the kernel's
+ *	hlist_for_each_entry_safe() holds a node pointer instead)
+ * @head: the head
+ * @member: the name of the node field
+ *
+ * Context: the caller owns the list.
+ */
 #define cds_hlist_for_each_entry_safe_2(entry, e, head, member)		\
 	for ((entry) = rculist__hlist_entry_as(entry, (head)->next, member); \
 	     (entry) != NULL && ((e) = rculist__hlist_entry_as(entry,	\
 				(entry)->member.next, member), 1);	\
 	     (entry) = (e))
 
-/* Continue after the current @entry; NULL at the end. */
+/**
+ * cds_hlist_for_each_entry_continue - go on iterating after the current element
+ * @entry: the cursor, at an element; NULL at the end
+ * @member: the name of the node field
+ *
+ * Context: the list's owner, or anyone while nothing updates it.
+ */
 #define cds_hlist_for_each_entry_continue(entry, member)		\
 	for ((entry) = rculist__hlist_entry_as(entry, (entry)->member.next, member); \
 	     (entry) != NULL;						\
 	     (entry) = rculist__hlist_entry_as(entry, (entry)->member.next, member))
 
-/* Iterate from the current @entry itself; NULL at the end. */
+/**
+ * cds_hlist_for_each_entry_from - iterate from the current element on
+ * @entry: the cursor, at the first element to visit (or NULL); NULL at the end
+ * @member: the name of the node field
+ *
+ * Context: the list's owner, or anyone while nothing updates it.
+ */
 #define cds_hlist_for_each_entry_from(entry, member)			\
 	for (; (entry) != NULL;						\
 	     (entry) = rculist__hlist_entry_as(entry, (entry)->member.next, member))

@@ -28,10 +28,17 @@
 #include "hlist.h"
 
 /**
- * cds_hlist_add_head_rcu - insert @newp at the beginning of @head, with
- * readers walking the list.
+ * cds_hlist_add_head_rcu - insert a node at the beginning of an hlist that readers walk
+ * @newp: the node, on no list, fully initialised
+ * @head: the head
+ *
+ * @newp is complete before the release store of head->next publishes it.
  *
  * before: [h] -> a           after: [h] -> newp <-> a
+ *
+ * Context: updaters of the list (one hash bucket, typically) serialised
+ * by the caller, which need not be a registered reader; readers may walk
+ * the list concurrently inside read-side critical sections.
  */
 static inline void cds_hlist_add_head_rcu(struct cds_hlist_node *newp,
 					  struct cds_hlist_head *head)
@@ -47,10 +54,13 @@ static inline void cds_hlist_add_head_rcu(struct cds_hlist_node *newp,
 }
 
 /**
- * cds_hlist_add_before_rcu - insert @n just before @next, with readers
- * walking the list.
+ * cds_hlist_add_before_rcu - insert a node just before another, with readers
+ * @n: the node to insert, on no list, fully initialised
+ * @next: a node on the list
  *
  * before: [h] -> a <-> next  after: [h] -> a <-> n <-> next
+ *
+ * Context: as cds_hlist_add_head_rcu().
  */
 static inline void cds_hlist_add_before_rcu(struct cds_hlist_node *n,
 					    struct cds_hlist_node *next)
@@ -65,10 +75,13 @@ static inline void cds_hlist_add_before_rcu(struct cds_hlist_node *n,
 }
 
 /**
- * cds_hlist_add_behind_rcu - insert @n just after @prev, with readers
- * walking the list.
+ * cds_hlist_add_behind_rcu - insert a node just after another, with readers
+ * @n: the node to insert, on no list, fully initialised
+ * @prev: a node on the list
  *
  * before: [h] -> prev <-> b  after: [h] -> prev <-> n <-> b
+ *
+ * Context: as cds_hlist_add_head_rcu().
  */
 static inline void cds_hlist_add_behind_rcu(struct cds_hlist_node *n,
 					    struct cds_hlist_node *prev)
@@ -84,10 +97,15 @@ static inline void cds_hlist_add_behind_rcu(struct cds_hlist_node *n,
 }
 
 /**
- * cds_hlist_add_tail_rcu - append @n to @head, with readers walking the
- * list.  O(length): it walks to the last node.
+ * cds_hlist_add_tail_rcu - append a node to an hlist that readers walk
+ * @n: the node, on no list, fully initialised
+ * @head: the head
+ *
+ * O(length): it walks to the last node.
  *
  * before: [h] -> a           after: [h] -> a <-> n
+ *
+ * Context: as cds_hlist_add_head_rcu().
  */
 static inline void cds_hlist_add_tail_rcu(struct cds_hlist_node *n,
 					  struct cds_hlist_head *head)
@@ -100,11 +118,16 @@ static inline void cds_hlist_add_tail_rcu(struct cds_hlist_node *n,
 }
 
 /**
- * cds_hlist_del_rcu - remove @elem from its list, with readers walking it.
+ * cds_hlist_del_rcu - remove a node from an hlist that readers walk
+ * @elem: the node, on the list
+ *
  * @elem->next is left intact, so a reader standing on @elem goes on to
- * the rest of the list.  Free @elem only after a grace period.
+ * the rest of the list; prev is stale (poisoned in debug mode).
  *
  * before: [h] -> a <-> b     after: [h] -> b      (a still -> b)
+ *
+ * Context: updaters serialised by the caller; readers concurrent.  Free
+ * or reuse @elem only after a grace period.
  */
 static inline void cds_hlist_del_rcu(struct cds_hlist_node *elem)
 {
@@ -118,9 +141,16 @@ static inline void cds_hlist_del_rcu(struct cds_hlist_node *elem)
 }
 
 /**
- * cds_hlist_del_init_rcu - remove @elem if it is on a list and mark it
- * unhashed (prev NULL), leaving next intact for readers standing on it.
- * cds_hlist_unhashed() is then true; free only after a grace period.
+ * cds_hlist_del_init_rcu - remove a node, if on a list, and mark it unhashed, with readers
+ * @elem: the node
+ *
+ * prev becomes NULL (cds_hlist_unhashed() is true) while next is left
+ * intact for readers standing on @elem.  Does nothing to an unhashed node.
+ *
+ * before: [h] -> a <-> b     after: [h] -> b      (a unhashed, still -> b)
+ *
+ * Context: updaters serialised by the caller; readers concurrent.  Free
+ * @elem only after a grace period.
  */
 static inline void cds_hlist_del_init_rcu(struct cds_hlist_node *elem)
 {
@@ -136,11 +166,16 @@ static inline void cds_hlist_del_init_rcu(struct cds_hlist_node *elem)
 }
 
 /**
- * cds_hlist_replace_rcu - put @newn where @old is, with readers walking the
- * list: they see @old or @newn, never neither.  @old->next is left
- * intact; free @old only after a grace period.
+ * cds_hlist_replace_rcu - put a node in the place of another, with readers
+ * @old: the node to replace
+ * @newn: its replacement, on no list, fully initialised
+ *
+ * Readers see @old or @newn, never neither.  @old->next is left intact.
  *
  * before: [h] -> old <-> b   after: [h] -> newn <-> b
+ *
+ * Context: updaters serialised by the caller; readers concurrent.  Free
+ * @old only after a grace period.
  */
 static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 					 struct cds_hlist_node *newn)
@@ -160,16 +195,32 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 #define rculist__hlist_entry_rcu_as(entry, link, member)		\
 	rculist__hlist_entry_as(entry, rculist__deref(link), member)
 
-/* cds_hlist_for_each_rcu - iterate @pos (node) over @head (readers). */
+/**
+ * cds_hlist_for_each_rcu - iterate over the nodes of an hlist, for a reader
+ * @pos: the cursor, a struct cds_hlist_node pointer, NULL at the end
+ * @head: the head
+ *
+ * Context: reader, inside a read-side critical section (under qsbr:
+ * online); updaters may run concurrently.
+ */
 #define cds_hlist_for_each_rcu(pos, head)				\
 	RCULIST__ITER_SITE(cds_hlist_for_each_rcu)	\
 	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
 	     (pos) != NULL;						\
 	     (pos) = rculist__deref((pos)->next))
 
-/*
- * cds_hlist_for_each_entry_rcu - iterate @entry over @head's elements with
- * @pos (node) as the cursor, NULL at the end (readers).
+/**
+ * cds_hlist_for_each_entry_rcu - iterate over the elements of an hlist, with a node cursor, for a reader
+ * @entry: the cursor, a pointer to the element type
+ * @pos: a struct cds_hlist_node pointer, NULL at the end
+ * @head: the head
+ * @member: the name of the node field in the element type
+ *
+ * liburcu's 4-argument form; the kernel's hlist_for_each_entry_rcu() is
+ * cds_hlist_for_each_entry_rcu_2().
+ *
+ * Context: reader, inside a read-side critical section; updaters may
+ * run concurrently.
  */
 #define cds_hlist_for_each_entry_rcu(entry, pos, head, member)		\
 	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu)	\
@@ -178,8 +229,18 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 	     ((entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
 	     (pos) = rculist__deref((pos)->next))
 
-/* cds_hlist_for_each_entry_rcu_2 - the same without a cursor; @entry is
- * NULL at the end (readers). */
+/**
+ * cds_hlist_for_each_entry_rcu_2 - iterate over the elements of an hlist, for a reader
+ * @entry: the cursor, a pointer to the element type, NULL at the end
+ * @head: the head
+ * @member: the name of the node field in the element type
+ *
+ * The kernel's hlist_for_each_entry_rcu(pos, head, member), without its
+ * optional lockdep condition.
+ *
+ * Context: reader, inside a read-side critical section (under qsbr:
+ * online); updaters may run concurrently.
+ */
 #define cds_hlist_for_each_entry_rcu_2(entry, head, member)		\
 	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu_2)	\
 	for ((entry) = (RCULIST__CHECK_READER(),			\
@@ -187,7 +248,14 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 	     (entry) != NULL;						\
 	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
 
-/* Continue after the current @entry (readers); NULL at the end. */
+/**
+ * cds_hlist_for_each_entry_continue_rcu - go on iterating after the current element, for a reader
+ * @entry: the cursor, at an element found in the same section; NULL at the end
+ * @member: the name of the node field
+ *
+ * Context: reader, inside the read-side critical section in which
+ * @entry was found; updaters may run.
+ */
 #define cds_hlist_for_each_entry_continue_rcu(entry, member)		\
 	RCULIST__ITER_SITE(cds_hlist_for_each_entry_continue_rcu)	\
 	for ((entry) = (RCULIST__CHECK_READER(),			\
@@ -195,7 +263,14 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 	     (entry) != NULL;						\
 	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
 
-/* Iterate from the current @entry itself (readers); NULL at the end. */
+/**
+ * cds_hlist_for_each_entry_from_rcu - iterate from the current element on, for a reader
+ * @entry: the cursor, at the first element to visit (or NULL); NULL at the end
+ * @member: the name of the node field
+ *
+ * Context: reader, inside the read-side critical section in which
+ * @entry was found; updaters may run.
+ */
 #define cds_hlist_for_each_entry_from_rcu(entry, member)		\
 	RCULIST__ITER_SITE(cds_hlist_for_each_entry_from_rcu)	\
 	for (RCULIST__CHECK_READER(); (entry) != NULL;			\

@@ -69,8 +69,40 @@
  * rculist_flavor_is_<flavor>".  (extern "C" for C++ programs.)
  */
 RCULIST__BEGIN_DECLS
-extern const int rculist_flavor_is_memb, rculist_flavor_is_qsbr,
-	rculist_flavor_is_bp, rculist_flavor_is_mb;
+/**
+ * rculist_flavor_is_memb - defined by -lrculist-memb only: the link-time guard of RCULIST_INLINE_MEMB
+ *
+ * Not for use by programs: <rculist/inline.h> refers to it when
+ * RCULIST_INLINE_MEMB is defined, so that linking with another flavour's
+ * library fails ("undefined reference to rculist_flavor_is_memb").
+ *
+ * Context: a constant; never read at run time.
+ */
+extern const int rculist_flavor_is_memb;
+/**
+ * rculist_flavor_is_qsbr - defined by -lrculist-qsbr only: the link-time guard of RCULIST_INLINE_QSBR
+ *
+ * As rculist_flavor_is_memb, for the qsbr flavour.
+ *
+ * Context: a constant; never read at run time.
+ */
+extern const int rculist_flavor_is_qsbr;
+/**
+ * rculist_flavor_is_bp - defined by -lrculist-bp only: the link-time guard of RCULIST_INLINE_BP
+ *
+ * As rculist_flavor_is_memb, for the bp flavour.
+ *
+ * Context: a constant; never read at run time.
+ */
+extern const int rculist_flavor_is_bp;
+/**
+ * rculist_flavor_is_mb - defined by -lrculist-mb only: the link-time guard of RCULIST_INLINE_MB
+ *
+ * As rculist_flavor_is_memb, for the mb flavour.
+ *
+ * Context: a constant; never read at run time.
+ */
+extern const int rculist_flavor_is_mb;
 RCULIST__END_DECLS
 __attribute__((used)) static const int *const rculist__inline_flavor_check =
 	&RCULIST__INLINE_FLAVOR;

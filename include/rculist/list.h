@@ -53,17 +53,41 @@ rculist__iter_head(const struct cds_list_head *head)
 	return (struct cds_list_head *)(size_t)head;
 }
 
-/* Initialiser for a list head declared as @name: an empty list. */
+/**
+ * CDS_LIST_HEAD_INIT - static initialiser of an empty list head
+ * @name: the struct cds_list_head variable being initialised
+ *
+ * "struct cds_list_head name = CDS_LIST_HEAD_INIT(name);" makes @name an
+ * empty list (next and prev point to @name itself).  Positional, so it
+ * is valid C and C++ alike (liburcu 0.13's designated form is an error
+ * under g++ 12).
+ *
+ * Context: an initialiser: the object is not yet shared.
+ */
 #define CDS_LIST_HEAD_INIT(name)	{ &(name), &(name) }
 
-/* Declare and initialise an empty list head @name (global or on stack). */
+/**
+ * CDS_LIST_HEAD - declare and initialise an empty list head
+ * @name: the name of the struct cds_list_head variable to declare
+ *
+ * "static CDS_LIST_HEAD(queue);" declares the head @name, empty, at
+ * file scope or in a function.
+ *
+ * Context: a declaration: the list is not yet shared.
+ */
 #define CDS_LIST_HEAD(name)	struct cds_list_head name = CDS_LIST_HEAD_INIT(name)
 
 /**
- * CDS_INIT_LIST_HEAD - make @list an empty list (or an unlinked element).
+ * CDS_INIT_LIST_HEAD - make a list head empty, or an element unlinked
+ * @list: the head or element link
  *
- * A function, not a macro: @list is evaluated once.  Not for a head that
- * RCU readers may be walking: see CDS_INIT_LIST_HEAD_RCU().
+ * Points @list's next and prev at @list.  A function, not a macro as in
+ * liburcu: @list is evaluated once.  An element so initialised may be
+ * deleted without ever being added (cds_list_del() then does nothing).
+ *
+ * Context: the caller owns @list: no other thread reads or writes it.
+ * A head that RCU readers may be walking is emptied with
+ * CDS_INIT_LIST_HEAD_RCU().
  */
 static inline void CDS_INIT_LIST_HEAD(struct cds_list_head *list)
 {
@@ -84,9 +108,15 @@ static inline void __cds_list_add(struct cds_list_head *newp,
 }
 
 /**
- * cds_list_add - insert @newp at the beginning of the list @head.
+ * cds_list_add - insert an element at the beginning of a list
+ * @newp: the element's link, on no list
+ * @head: the list head (or an element: @newp goes after it)
  *
  * before: [h] <-> a          after: [h] <-> newp <-> a
+ *
+ * Context: the caller owns the list: it holds the lock that serialises
+ * updaters, and no RCU reader walks the list at the same time (use
+ * cds_list_add_rcu() for a list that readers walk).
  */
 static inline void cds_list_add(struct cds_list_head *newp,
 				struct cds_list_head *head)
@@ -95,9 +125,14 @@ static inline void cds_list_add(struct cds_list_head *newp,
 }
 
 /**
- * cds_list_add_tail - insert @newp at the end of the list @head.
+ * cds_list_add_tail - insert an element at the end of a list
+ * @newp: the element's link, on no list
+ * @head: the list head (or an element: @newp goes before it)
  *
  * before: [h] <-> a          after: [h] <-> a <-> newp
+ *
+ * Context: the caller owns the list, as for cds_list_add();
+ * cds_list_add_tail_rcu() is the form for a list that readers walk.
  */
 static inline void cds_list_add_tail(struct cds_list_head *newp,
 				     struct cds_list_head *head)
@@ -121,14 +156,21 @@ static inline void __cds_list_del_entry(struct cds_list_head *elem)
 }
 
 /**
- * cds_list_del - remove @elem from whatever list it is on.
+ * cds_list_del - remove an element from its list
+ * @elem: the element's link
  *
- * @elem's pointers are left as they were (poisoned in debug mode), so it
- * must be added or re-initialised before it is deleted again.  Calling
- * this on an element initialised with CDS_INIT_LIST_HEAD() and never
- * added is allowed and does nothing.
+ * @elem's own pointers are left as they were (poisoned with
+ * RCULIST_POISON_NEXT and RCULIST_POISON_PREV in debug mode), so it must
+ * be added or re-initialised before it is deleted again; use
+ * cds_list_del_init() to delete it twice.  Deleting an element
+ * initialised with CDS_INIT_LIST_HEAD() and never added is allowed and
+ * does nothing.
  *
  * before: [h] <-> a <-> b    after: [h] <-> b
+ *
+ * Context: the caller owns the list: updaters serialised, no RCU reader
+ * walking it (readers need cds_list_del_rcu() and a grace period before
+ * the element is freed).
  */
 static inline void cds_list_del(struct cds_list_head *elem)
 {
@@ -137,8 +179,16 @@ static inline void cds_list_del(struct cds_list_head *elem)
 }
 
 /**
- * cds_list_del_init - remove @elem from its list and make it empty, so
- * that cds_list_empty(@elem) is true and it may be deleted again.
+ * cds_list_del_init - remove an element from its list and leave it empty
+ * @elem: the element's link
+ *
+ * Afterwards cds_list_empty(@elem) is true and @elem may be deleted
+ * again (doing nothing).
+ *
+ * before: [h] <-> a <-> b    after: [h] <-> b    [a]
+ *
+ * Context: the caller owns the list; there is no _rcu form (see
+ * cds_list_del_rcu()).
  */
 static inline void cds_list_del_init(struct cds_list_head *elem)
 {
@@ -146,17 +196,31 @@ static inline void cds_list_del_init(struct cds_list_head *elem)
 	CDS_INIT_LIST_HEAD(elem);
 }
 
-/* cds_list_empty - whether the list @head has no element. */
+/**
+ * cds_list_empty - whether a list has no element
+ * @head: the list head
+ *
+ * Context: the caller owns the list, or accepts an answer that is stale
+ * at once: a reader of an RCU-protected list uses
+ * cds_list_first_or_null_rcu() instead.
+ * Return: non-zero if @head is empty.
+ */
 static inline int cds_list_empty(const struct cds_list_head *head)
 {
 	return head->next == head;
 }
 
 /**
- * cds_list_empty_careful - whether @head is empty, checking both links.
+ * cds_list_empty_careful - whether a list is empty, checking both links
+ * @head: the list head
  *
- * Only safe without a lock if the only concurrent change is a
+ * Tests next and prev both, so that a list whose only element another
+ * thread is removing with cds_list_del_init() is not reported empty
+ * half-way.
+ *
+ * Context: safe without the update lock only against a concurrent
  * cds_list_del_init() of the single element; it is no RCU primitive.
+ * Return: non-zero if @head is empty.
  */
 static inline int cds_list_empty_careful(const struct cds_list_head *head)
 {
@@ -165,34 +229,69 @@ static inline int cds_list_empty_careful(const struct cds_list_head *head)
 	return next == head && next == head->prev;
 }
 
-/* cds_list_is_singular - whether @head holds exactly one element. */
+/**
+ * cds_list_is_singular - whether a list holds exactly one element
+ * @head: the list head
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: non-zero if @head holds one element.
+ */
 static inline int cds_list_is_singular(const struct cds_list_head *head)
 {
 	return head->next != head && head->next == head->prev;
 }
 
-/* cds_list_is_first - whether @elem is the first element of @head. */
+/**
+ * cds_list_is_first - whether an element is the first of its list
+ * @elem: the element's link
+ * @head: the list head
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: non-zero if @elem comes first in @head.
+ */
 static inline int cds_list_is_first(const struct cds_list_head *elem,
 				    const struct cds_list_head *head)
 {
 	return elem->prev == head;
 }
 
-/* cds_list_is_last - whether @elem is the last element of @head. */
+/**
+ * cds_list_is_last - whether an element is the last of its list
+ * @elem: the element's link
+ * @head: the list head
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: non-zero if @elem comes last in @head.
+ */
 static inline int cds_list_is_last(const struct cds_list_head *elem,
 				   const struct cds_list_head *head)
 {
 	return elem->next == head;
 }
 
-/* cds_list_is_head - whether @elem is the head @head itself. */
+/**
+ * cds_list_is_head - whether a link is the list head itself
+ * @elem: a link met while walking @head
+ * @head: the list head
+ *
+ * Context: compares two pointers; no access to the list.
+ * Return: non-zero if @elem is @head.
+ */
 static inline int cds_list_is_head(const struct cds_list_head *elem,
 				   const struct cds_list_head *head)
 {
 	return elem == head;
 }
 
-/* cds_list_count_nodes - the number of elements on @head; O(n). */
+/**
+ * cds_list_count_nodes - the number of elements of a list
+ * @head: the list head
+ *
+ * Walks the whole list: O(n).
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: the number of elements, not counting @head.
+ */
 static inline size_t cds_list_count_nodes(const struct cds_list_head *head)
 {
 	const struct cds_list_head *pos;
@@ -204,14 +303,21 @@ static inline size_t cds_list_count_nodes(const struct cds_list_head *head)
 }
 
 /**
- * cds_list_replace - put @newp where @old is; @old's pointers are left
- * as they were (poisoned in debug mode).  @old may be a list head.
+ * cds_list_replace - put an element in the place of another
+ * @old: the element (or head) to replace
+ * @newp: its replacement, on no list
+ *
+ * @old's pointers are left as they were (poisoned in debug mode).  @old
+ * may be a list head: @newp then heads the list.
  *
  * @old is only read, so it may be a pointer to const, as in liburcu
  * 0.15; debug mode still poisons it, so it must not be an object
  * defined const.
  *
  * before: [h] <-> old <-> b  after: [h] <-> newp <-> b
+ *
+ * Context: the caller owns the list; cds_list_replace_rcu() is the form
+ * for a list that readers walk.
  */
 static inline void cds_list_replace(const struct cds_list_head *old,
 				    struct cds_list_head *newp)
@@ -224,7 +330,17 @@ static inline void cds_list_replace(const struct cds_list_head *old,
 	RCULIST__POISON_LIST(rculist__iter_head(old));
 }
 
-/* cds_list_replace_init - cds_list_replace(), then make @old empty. */
+/**
+ * cds_list_replace_init - put an element in the place of another, leaving the other empty
+ * @old: the element (or head) to replace
+ * @newp: its replacement, on no list
+ *
+ * cds_list_replace(), then CDS_INIT_LIST_HEAD(@old).
+ *
+ * before: [h] <-> old <-> b  after: [h] <-> newp <-> b    [old]
+ *
+ * Context: the caller owns the list.
+ */
 static inline void cds_list_replace_init(struct cds_list_head *old,
 					 struct cds_list_head *newp)
 {
@@ -233,10 +349,13 @@ static inline void cds_list_replace_init(struct cds_list_head *old,
 }
 
 /**
- * cds_list_swap - exchange the positions of @a and @b, on the same list
- * or on two different lists.
+ * cds_list_swap - exchange the positions of two elements
+ * @a: an element's link
+ * @b: another element's link, on the same list or another
  *
  * before: [h] <-> a <-> x <-> b    after: [h] <-> b <-> x <-> a
+ *
+ * Context: the caller owns both lists.
  */
 static inline void cds_list_swap(struct cds_list_head *a,
 				 struct cds_list_head *b)
@@ -251,8 +370,16 @@ static inline void cds_list_swap(struct cds_list_head *a,
 }
 
 /**
- * cds_list_move - take @elem off its list and insert it at the beginning
- * of @head (which may be the same list).
+ * cds_list_move - move an element to the beginning of a list
+ * @elem: the element's link, on a list
+ * @head: the destination (the same list or another)
+ *
+ * before: [g] <-> x <-> elem   [h] <-> a    after: [g] <-> x   [h] <-> elem <-> a
+ *
+ * Context: the caller owns both lists.  For lists that readers walk,
+ * cds_list_del_rcu(), a grace period, then cds_list_add_rcu(): a reader
+ * standing on a moved element would otherwise walk on into the other
+ * list.
  */
 static inline void cds_list_move(struct cds_list_head *elem,
 				 struct cds_list_head *head)
@@ -261,7 +388,15 @@ static inline void cds_list_move(struct cds_list_head *elem,
 	cds_list_add(elem, head);
 }
 
-/* cds_list_move_tail - take @elem off its list, append it to @head. */
+/**
+ * cds_list_move_tail - move an element to the end of a list
+ * @elem: the element's link, on a list
+ * @head: the destination (the same list or another)
+ *
+ * before: [g] <-> elem <-> x   [h] <-> a    after: [g] <-> x   [h] <-> a <-> elem
+ *
+ * Context: the caller owns both lists (see cds_list_move()).
+ */
 static inline void cds_list_move_tail(struct cds_list_head *elem,
 				      struct cds_list_head *head)
 {
@@ -270,11 +405,18 @@ static inline void cds_list_move_tail(struct cds_list_head *elem,
 }
 
 /**
- * cds_list_bulk_move_tail - move the run of elements from @first to
- * @last (inclusive, in list order, on one list) to the end of @head.
+ * cds_list_bulk_move_tail - move a run of elements to the end of a list
+ * @head: the destination
+ * @first: the first element of the run
+ * @last: the last element of the run (@first itself for a run of one)
+ *
+ * The run goes from @first to @last inclusive, in list order, on one
+ * list (which may be @head's).
  *
  * before: [g] <-> x <-> first <-> y <-> last    [h] <-> a
  * after:  [g] <-> x                             [h] <-> a <-> first <-> y <-> last
+ *
+ * Context: the caller owns both lists.
  */
 static inline void cds_list_bulk_move_tail(struct cds_list_head *head,
 					   struct cds_list_head *first,
@@ -306,11 +448,17 @@ static inline void __cds_list_splice(const struct cds_list_head *list,
 }
 
 /**
- * cds_list_splice - insert the elements of @add at the beginning of
- * @head.  @add itself is left stale: re-initialise it before reuse, or
- * use cds_list_splice_init().
+ * cds_list_splice - insert every element of a list at the beginning of another
+ * @add: the list whose elements move
+ * @head: the destination
+ *
+ * @add itself is left stale: re-initialise it before reuse, or use
+ * cds_list_splice_init().
  *
  * before: [add] <-> x <-> y   [h] <-> a      after: [h] <-> x <-> y <-> a
+ *
+ * Context: the caller owns both lists; cds_list_splice_init_rcu() is
+ * the form for lists that readers walk.
  */
 static inline void cds_list_splice(struct cds_list_head *add,
 				   struct cds_list_head *head)
@@ -319,7 +467,15 @@ static inline void cds_list_splice(struct cds_list_head *add,
 		__cds_list_splice(add, head, head->next);
 }
 
-/* cds_list_splice_tail - insert the elements of @add at the end of @head. */
+/**
+ * cds_list_splice_tail - insert every element of a list at the end of another
+ * @add: the list whose elements move (left stale)
+ * @head: the destination
+ *
+ * before: [add] <-> x <-> y   [h] <-> a      after: [h] <-> a <-> x <-> y
+ *
+ * Context: the caller owns both lists.
+ */
 static inline void cds_list_splice_tail(struct cds_list_head *add,
 					struct cds_list_head *head)
 {
@@ -327,7 +483,16 @@ static inline void cds_list_splice_tail(struct cds_list_head *add,
 		__cds_list_splice(add, head->prev, head);
 }
 
-/* cds_list_splice_init - cds_list_splice(), leaving @add empty. */
+/**
+ * cds_list_splice_init - move every element of a list to the beginning of another
+ * @add: the list whose elements move, left empty
+ * @head: the destination
+ *
+ * before: [add] <-> x <-> y   [h] <-> a      after: [add]   [h] <-> x <-> y <-> a
+ *
+ * Context: the caller owns both lists; cds_list_splice_init_rcu() is
+ * the form for lists that readers walk.
+ */
 static inline void cds_list_splice_init(struct cds_list_head *add,
 					struct cds_list_head *head)
 {
@@ -337,7 +502,16 @@ static inline void cds_list_splice_init(struct cds_list_head *add,
 	}
 }
 
-/* cds_list_splice_tail_init - cds_list_splice_tail(), leaving @add empty. */
+/**
+ * cds_list_splice_tail_init - move every element of a list to the end of another
+ * @add: the list whose elements move, left empty
+ * @head: the destination
+ *
+ * before: [add] <-> x <-> y   [h] <-> a      after: [add]   [h] <-> a <-> x <-> y
+ *
+ * Context: the caller owns both lists; cds_list_splice_tail_init_rcu()
+ * is the form for lists that readers walk.
+ */
 static inline void cds_list_splice_tail_init(struct cds_list_head *add,
 					     struct cds_list_head *head)
 {
@@ -348,12 +522,16 @@ static inline void cds_list_splice_tail_init(struct cds_list_head *add,
 }
 
 /**
- * cds_list_cut_position - move the first elements of @head, up to and
- * including @entry, to @list.  Whatever @list held is overwritten, so
- * pass an empty list or one whose elements you no longer need linked.
- * If @entry is @head itself, @list is just made empty.
+ * cds_list_cut_position - move the first elements of a list, up to one, to another
+ * @list: the destination; whatever it held is overwritten
+ * @head: the list to cut
+ * @entry: the last element to move (or @head: @list is just made empty)
+ *
+ * Pass an empty @list, or one whose elements need no longer be linked.
  *
  * before: [h] <-> a <-> e <-> b    after: [list] <-> a <-> e   [h] <-> b
+ *
+ * Context: the caller owns both lists.
  */
 static inline void cds_list_cut_position(struct cds_list_head *list,
 					 struct cds_list_head *head,
@@ -378,12 +556,15 @@ static inline void cds_list_cut_position(struct cds_list_head *list,
 }
 
 /**
- * cds_list_cut_before - move the first elements of @head, up to but not
- * including @entry, to @list (overwritten).  If @entry is the first
- * element, @list is just made empty; if @entry is @head, everything
- * moves.
+ * cds_list_cut_before - move the first elements of a list, up to but not including one, to another
+ * @list: the destination, overwritten
+ * @head: the list to cut
+ * @entry: the first element to keep (the first element: @list is made
+ *	empty; @head: everything moves)
  *
  * before: [h] <-> a <-> e <-> b    after: [list] <-> a   [h] <-> e <-> b
+ *
+ * Context: the caller owns both lists.
  */
 static inline void cds_list_cut_before(struct cds_list_head *list,
 				       struct cds_list_head *head,
@@ -402,9 +583,12 @@ static inline void cds_list_cut_before(struct cds_list_head *list,
 }
 
 /**
- * cds_list_rotate_left - move the first element of @head to its end.
+ * cds_list_rotate_left - move the first element of a list to its end
+ * @head: the list head
  *
  * before: [h] <-> a <-> b <-> c    after: [h] <-> b <-> c <-> a
+ *
+ * Context: the caller owns the list.
  */
 static inline void cds_list_rotate_left(struct cds_list_head *head)
 {
@@ -413,10 +597,15 @@ static inline void cds_list_rotate_left(struct cds_list_head *head)
 }
 
 /**
- * cds_list_rotate_to_front - rotate @head so that @elem is its first
- * element, keeping the circular order.
+ * cds_list_rotate_to_front - rotate a list so that an element comes first
+ * @elem: the element to bring to the front
+ * @head: its list
+ *
+ * The circular order is kept.
  *
  * before: [h] <-> a <-> b <-> c    (elem = b)    after: [h] <-> b <-> c <-> a
+ *
+ * Context: the caller owns the list.
  */
 static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
 					    struct cds_list_head *head)
@@ -425,9 +614,19 @@ static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
 	cds_list_move_tail(head, elem);
 }
 
-/*
- * The structure of type @type whose cds_list_head field @member is @ptr.
+/**
+ * cds_list_entry - the structure that embeds a list link
+ * @ptr: the link (struct cds_list_head *, may point to const)
+ * @type: the structure's type
+ * @member: the name of the link's field in @type
+ *
+ * container_of(): the address of the @type whose field @member is at
+ * @ptr.
+ *
  * A @member of another type does not compile.
+ *
+ * Context: address arithmetic only: reads nothing.
+ * Return: a @type pointer.
  */
 #define cds_list_entry(ptr, type, member) \
 	rculist__container_at(ptr, type, rculist__list_offsetof(type, member))
@@ -443,19 +642,43 @@ static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
  * as an entry iterator leaves its cursor when it runs to the end: only
  * the address &@pos->@member is compared with @head, nothing is read.
  * Each argument is evaluated once; a @member that is not a struct
- * cds_list_head does not compile.  Concurrency: none needed, it reads
- * no link; with readers, as with any cursor, @pos is valid only inside
- * the read-side critical section that produced it.
+ * cds_list_head does not compile.
+ *
+ * Context: none needed, it reads no link; with readers, as with any
+ * cursor, @pos is valid only inside the read-side critical section that
+ * produced it.
+ * Return: non-zero if @pos is the entry computed from @head.
  */
 #define cds_list_entry_is_head(pos, head, member)			\
 	(rculist__list_member_check(pos, member),			\
 	 cds_list_is_head(&(pos)->member, head))
 
-/* The first element of the non-empty list @ptr, as a @type. */
+/**
+ * cds_list_first_entry - the first element of a non-empty list
+ * @ptr: the list head
+ * @type: the elements' type
+ * @member: the name of the link's field in @type
+ *
+ * On an empty list it returns the head computed as an element: test
+ * cds_list_empty() first, or use cds_list_first_entry_or_null().
+ *
+ * Context: the caller owns the list (or nothing updates it); readers of
+ * an RCU-protected list use cds_list_first_or_null_rcu().
+ * Return: a @type pointer.
+ */
 #define cds_list_first_entry(ptr, type, member) \
 	cds_list_entry((ptr)->next, type, member)
 
-/* The last element of the non-empty list @ptr, as a @type. */
+/**
+ * cds_list_last_entry - the last element of a non-empty list
+ * @ptr: the list head
+ * @type: the elements' type
+ * @member: the name of the link's field in @type
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: a @type pointer (the head computed as an element if the list
+ * is empty).
+ */
 #define cds_list_last_entry(ptr, type, member) \
 	cds_list_entry((ptr)->prev, type, member)
 
@@ -467,7 +690,16 @@ static inline void *rculist__entry_or_null(const struct cds_list_head *head,
 	return pos == head ? NULL : (void *)((char *)(size_t)pos - offset);
 }
 
-/* The first element of @ptr as a @type, or NULL if the list is empty. */
+/**
+ * cds_list_first_entry_or_null - the first element of a list, or NULL
+ * @ptr: the list head
+ * @type: the elements' type
+ * @member: the name of the link's field in @type
+ *
+ * Context: the caller owns the list (or nothing updates it); readers of
+ * an RCU-protected list use cds_list_first_or_null_rcu().
+ * Return: a @type pointer, or NULL if the list is empty.
+ */
 #define cds_list_first_entry_or_null(ptr, type, member)			\
 	((type *)rculist__list_first_or_null(ptr, rculist__list_offsetof(type, member)))
 
@@ -477,9 +709,26 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
 	return rculist__entry_or_null(head, head->next, offset);
 }
 
-/* The element after (before) @pos on its list; @pos is a typed element. */
+/**
+ * cds_list_next_entry - the element after an element
+ * @pos: an element (a pointer to the enclosing structure)
+ * @member: the name of its link field
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: a pointer of @pos's type; the head computed as an element
+ * after the last.
+ */
 #define cds_list_next_entry(pos, member) \
 	cds_list_entry((pos)->member.next, RCULIST__POINTEE(pos), member)
+/**
+ * cds_list_prev_entry - the element before an element
+ * @pos: an element (a pointer to the enclosing structure)
+ * @member: the name of its link field
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: a pointer of @pos's type; the head computed as an element
+ * before the first.
+ */
 #define cds_list_prev_entry(pos, member) \
 	cds_list_entry((pos)->member.prev, RCULIST__POINTEE(pos), member)
 
@@ -490,13 +739,35 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
  * rculist__*_h helpers start the walk from the evaluated head.
  */
 
-/* Iterate @pos (struct cds_list_head *) over the links of @head. */
+/**
+ * cds_list_for_each - iterate over the links of a list
+ * @pos: the cursor, a struct cds_list_head pointer
+ * @head: the list head (evaluated once; may point to const)
+ *
+ * One for statement: break and continue work.
+ *
+ * Context: the list's owner, or anyone while nothing updates the list;
+ * the body must not remove @pos (see cds_list_for_each_safe()).  RCU
+ * readers use cds_list_for_each_rcu().
+ */
 #define cds_list_for_each(pos, head)					\
 	rculist__for_each_h(pos, head, next, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-/* The same, from the last link backwards. */
+/**
+ * cds_list_for_each_prev - iterate over the links of a list, last to first
+ * @pos: the cursor, a struct cds_list_head pointer
+ * @head: the list head (evaluated once)
+ *
+ * Context: as cds_list_for_each().
+ */
 #define cds_list_for_each_prev(pos, head)				\
 	rculist__for_each_h(pos, head, prev, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-/* Continue iterating @pos from the link after the current @pos. */
+/**
+ * cds_list_for_each_continue - go on iterating after the current link
+ * @pos: the cursor, at a link of @head; the walk starts at the next one
+ * @head: the list head (evaluated once)
+ *
+ * Context: as cds_list_for_each().
+ */
 #define cds_list_for_each_continue(pos, head)				\
 	rculist__for_each(pos, (pos)->next, head, next,		\
 			  RCULIST__UNIQ(h), RCULIST__UNIQ(c))
@@ -508,13 +779,27 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
 	     ((pos) = _c) != _h;					\
 	     _c = _c->dir)
 
-/*
- * Iterate @pos over the links of @head, with @p holding the next link,
- * so that the body may delete (and free) @pos.
+/**
+ * cds_list_for_each_safe - iterate over the links of a list, the body may delete
+ * @pos: the cursor, a struct cds_list_head pointer
+ * @p: a struct cds_list_head pointer holding the next link
+ * @head: the list head (evaluated once)
+ *
+ * The body may delete (and free) @pos, not the link held in @p.
+ *
+ * Context: the caller owns the list.
  */
 #define cds_list_for_each_safe(pos, p, head)				\
 	rculist__for_each_safe(pos, p, head, next,			\
 			       RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+/**
+ * cds_list_for_each_prev_safe - iterate backwards, the body may delete
+ * @pos: the cursor, a struct cds_list_head pointer
+ * @p: a struct cds_list_head pointer holding the previous link
+ * @head: the list head (evaluated once)
+ *
+ * Context: the caller owns the list.
+ */
 #define cds_list_for_each_prev_safe(pos, p, head)			\
 	rculist__for_each_safe(pos, p, head, prev,			\
 			       RCULIST__UNIQ(h), RCULIST__UNIQ(c))
@@ -540,25 +825,76 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
 #define rculist__for_each_entry_h(pos, head, member, dir, _h, _c)	\
 	rculist__for_each_entry(pos, _h->dir, head, member, dir, _h, _c)
 
-/* Iterate @pos over the elements of @head, first to last. */
+/**
+ * cds_list_for_each_entry - iterate over the elements of a list
+ * @pos: the cursor, a pointer to the element type
+ * @head: the list head (evaluated once; may point to const)
+ * @member: the name of the link field in the element type
+ *
+ * When the loop runs to its end, @pos is left at the (invalid) element
+ * computed from the head, as in the kernel: "&pos->member == head"
+ * tells that nothing broke out.
+ *
+ * Context: the list's owner, or anyone while nothing updates the list;
+ * the body must not remove @pos (see cds_list_for_each_entry_safe()).
+ * RCU readers use cds_list_for_each_entry_rcu().
+ */
 #define cds_list_for_each_entry(pos, head, member)			\
 	rculist__for_each_entry_h(pos, head, member, next,		\
 				  RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-/* Iterate @pos over the elements of @head, last to first. */
+/**
+ * cds_list_for_each_entry_reverse - iterate over the elements of a list, last to first
+ * @pos: the cursor, a pointer to the element type
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: as cds_list_for_each_entry(); RCU readers use
+ * cds_list_for_each_entry_reverse_rcu().
+ */
 #define cds_list_for_each_entry_reverse(pos, head, member)		\
 	rculist__for_each_entry_h(pos, head, member, prev,		\
 				  RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-/* Iterate from the element after (before) the current @pos. */
+/**
+ * cds_list_for_each_entry_continue - go on iterating after the current element
+ * @pos: the cursor, at an element of @head; the walk starts at the next
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: as cds_list_for_each_entry().
+ */
 #define cds_list_for_each_entry_continue(pos, head, member)		\
 	rculist__for_each_entry(pos, (pos)->member.next, head, member,	\
 				next, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+/**
+ * cds_list_for_each_entry_continue_reverse - go on iterating backwards before the current element
+ * @pos: the cursor, at an element of @head; the walk starts at the one before
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: as cds_list_for_each_entry().
+ */
 #define cds_list_for_each_entry_continue_reverse(pos, head, member)	\
 	rculist__for_each_entry(pos, (pos)->member.prev, head, member,	\
 				prev, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-/* Iterate from the current @pos itself, forwards (backwards). */
+/**
+ * cds_list_for_each_entry_from - iterate from the current element on
+ * @pos: the cursor, at the first element to visit (or the head)
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: as cds_list_for_each_entry().
+ */
 #define cds_list_for_each_entry_from(pos, head, member)			\
 	rculist__for_each_entry(pos, &(pos)->member, head, member,	\
 				next, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+/**
+ * cds_list_for_each_entry_from_reverse - iterate backwards from the current element
+ * @pos: the cursor, at the first element to visit (or the head)
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: as cds_list_for_each_entry().
+ */
 #define cds_list_for_each_entry_from_reverse(pos, head, member)		\
 	rculist__for_each_entry(pos, &(pos)->member, head, member,	\
 				prev, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
@@ -578,18 +914,54 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
 #define rculist__for_each_entry_safe_h(pos, n, head, member, dir, _h, _c) \
 	rculist__for_each_entry_safe(pos, n, _h->dir, head, member, dir, _h, _c)
 
+/**
+ * cds_list_for_each_entry_safe - iterate over the elements, the body may delete
+ * @pos: the cursor, a pointer to the element type
+ * @n: a pointer of the same type, holding the next element
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * The body may delete and free @pos, not the element held in @n.
+ *
+ * Context: the caller owns the list.
+ */
 #define cds_list_for_each_entry_safe(pos, n, head, member)		\
 	rculist__for_each_entry_safe_h(pos, n, head, member, next,	\
 				       RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+/**
+ * cds_list_for_each_entry_safe_reverse - iterate backwards, the body may delete
+ * @pos: the cursor, a pointer to the element type
+ * @n: a pointer of the same type, holding the previous element
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: the caller owns the list.
+ */
 #define cds_list_for_each_entry_safe_reverse(pos, n, head, member)	\
 	rculist__for_each_entry_safe_h(pos, n, head, member, prev,	\
 				       RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-/* Safe iteration starting from the current @pos itself. */
+/**
+ * cds_list_for_each_entry_safe_from - iterate from the current element on, the body may delete
+ * @pos: the cursor, at the first element to visit
+ * @n: a pointer of the same type, holding the next element
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: the caller owns the list.
+ */
 #define cds_list_for_each_entry_safe_from(pos, n, head, member)	\
 	rculist__for_each_entry_safe(pos, n, &(pos)->member, head,	\
 				     member, next,			\
 				     RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-/* Safe iteration starting after the current @pos. */
+/**
+ * cds_list_for_each_entry_safe_continue - iterate after the current element, the body may delete
+ * @pos: the cursor, at an element; the walk starts at the next one
+ * @n: a pointer of the same type, holding the next element
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: the caller owns the list.
+ */
 #define cds_list_for_each_entry_safe_continue(pos, n, head, member)	\
 	rculist__for_each_entry_safe(pos, n, (pos)->member.next, head,	\
 				     member, next,			\

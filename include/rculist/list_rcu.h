@@ -50,8 +50,15 @@
 #include "runtime.h"
 
 /**
- * CDS_INIT_LIST_HEAD_RCU - make @list empty while readers may be loading
- * its links: both stores are untorn.
+ * CDS_INIT_LIST_HEAD_RCU - make a list head empty while readers may load its links
+ * @list: the head
+ *
+ * As CDS_INIT_LIST_HEAD(), with untorn stores: a reader loading @list's
+ * next concurrently sees the old value or @list, never a torn pointer.
+ *
+ * Context: updater, holding the list's update lock; readers may run.
+ * The elements that were on the list may still be in use by readers:
+ * free them only after a grace period.
  */
 static inline void CDS_INIT_LIST_HEAD_RCU(struct cds_list_head *list)
 {
@@ -76,11 +83,19 @@ static inline void __cds_list_add_rcu(struct cds_list_head *newp,
 }
 
 /**
- * cds_list_add_rcu - insert @newp at the beginning of @head, with readers
- * walking the list.  Updaters serialised by the caller; readers may run
- * concurrently; the caller need not be a registered reader.
+ * cds_list_add_rcu - insert an element at the beginning of a list that readers walk
+ * @newp: the element's link, on no list, fully initialised
+ * @head: the list head (or an element: @newp goes after it)
+ *
+ * @newp is complete before the release stores that make it reachable
+ * (prev->next for forward readers, next->prev for backward ones), so a
+ * reader that finds it sees its contents.
  *
  * before: [h] <-> a          after: [h] <-> newp <-> a
+ *
+ * Context: updaters serialised by the caller (its own lock, or a single
+ * updater), which need not be a registered reader; any number of readers
+ * may walk the list concurrently inside read-side critical sections.
  */
 static inline void cds_list_add_rcu(struct cds_list_head *newp,
 				    struct cds_list_head *head)
@@ -89,10 +104,14 @@ static inline void cds_list_add_rcu(struct cds_list_head *newp,
 }
 
 /**
- * cds_list_add_tail_rcu - insert @newp at the end of @head, with readers
- * walking the list.  Same contract as cds_list_add_rcu().
+ * cds_list_add_tail_rcu - insert an element at the end of a list that readers walk
+ * @newp: the element's link, on no list, fully initialised
+ * @head: the list head (or an element: @newp goes before it)
  *
  * before: [h] <-> a          after: [h] <-> a <-> newp
+ *
+ * Context: as cds_list_add_rcu(): updaters serialised by the caller,
+ * readers concurrent.
  */
 static inline void cds_list_add_tail_rcu(struct cds_list_head *newp,
 					 struct cds_list_head *head)
@@ -101,7 +120,8 @@ static inline void cds_list_add_tail_rcu(struct cds_list_head *newp,
 }
 
 /**
- * cds_list_del_rcu - remove @elem from its list, with readers walking it.
+ * cds_list_del_rcu - remove an element from a list that readers walk
+ * @elem: the element's link
  *
  * @elem's own next and prev are left intact: a reader standing on @elem
  * goes on to the rest of the list, in either direction.  The neighbours'
@@ -110,6 +130,11 @@ static inline void cds_list_add_tail_rcu(struct cds_list_head *newp,
  * of this file).  Free @elem only after a grace period.
  *
  * before: [h] <-> a <-> b    after: [h] <-> b     (a still -> b, a <- h)
+ *
+ * Context: updaters serialised by the caller; readers concurrent.
+ * Readers may still hold @elem: free or reuse it only after a grace
+ * period (rculist_synchronize_rcu(), rculist_call_rcu(),
+ * rculist_free_rcu()).
  */
 static inline void cds_list_del_rcu(struct cds_list_head *elem)
 {
@@ -123,14 +148,20 @@ static inline void cds_list_del_rcu(struct cds_list_head *elem)
 }
 
 /**
- * cds_list_replace_rcu - put @newp where @old is, with readers walking the
- * list.  A reader sees either @old or @newp, never neither: @newp is
- * complete before the release stores that link it in.  @old's next and
- * prev are left intact; free @old only after a grace period.
+ * cds_list_replace_rcu - put an element in the place of another in a list that readers walk
+ * @old: the element to replace
+ * @newp: its replacement, on no list, fully initialised
+ *
+ * A reader sees either @old or @newp, never neither: @newp is complete
+ * before the release stores that link it in.  @old's next and prev are
+ * left intact for readers standing on it.
  *
  * @old is only read: it may be a pointer to const.
  *
  * before: [h] <-> old <-> b  after: [h] <-> newp <-> b
+ *
+ * Context: updaters serialised by the caller; readers concurrent.  Free
+ * @old only after a grace period.
  */
 static inline void cds_list_replace_rcu(const struct cds_list_head *old,
 					struct cds_list_head *newp)
@@ -167,16 +198,22 @@ static inline void __cds_list_splice_init_rcu(struct cds_list_head *list,
 }
 
 /**
- * cds_list_splice_init_rcu - move every element of @list to the beginning
- * of @head, leaving @list empty, while readers may walk either list.
+ * cds_list_splice_init_rcu - move every element of a list to the beginning of another, with readers
+ * @list: the list whose elements move, left empty
+ * @head: the destination
  *
- * Blocks: it waits for a grace period (rculist_synchronize_rcu() of the
- * flavour the program is linked with) between emptying @list and linking
- * its elements into @head.  So it must not be called inside a read-side
- * critical section, nor under a lock that readers take.  The caller
- * serialises the updates of both lists.
+ * Empties @list for new readers, waits for a grace period (the
+ * rculist_synchronize_rcu() of the flavour the program is linked with)
+ * so that no reader is left inside it, then links its elements into
+ * @head with release stores.  Unlike the kernel's list_splice_init_rcu()
+ * there is no third argument: the grace period is always the library's.
  *
  * before: [list] <-> x <-> y   [h] <-> a    after: [list]   [h] <-> x <-> y <-> a
+ *
+ * Context: blocks for a grace period: never inside a read-side critical
+ * section (memb and bp deadlock, qsbr ends the section), nor under a
+ * lock that readers take.  The caller serialises the updates of both
+ * lists; readers may walk either.
  */
 static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
 					    struct cds_list_head *head)
@@ -185,7 +222,15 @@ static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
 		__cds_list_splice_init_rcu(list, head, head->next);
 }
 
-/* cds_list_splice_tail_init_rcu - the same, at the end of @head. */
+/**
+ * cds_list_splice_tail_init_rcu - move every element of a list to the end of another, with readers
+ * @list: the list whose elements move, left empty
+ * @head: the destination
+ *
+ * before: [list] <-> x <-> y   [h] <-> a    after: [list]   [h] <-> a <-> x <-> y
+ *
+ * Context: as cds_list_splice_init_rcu(): blocks for a grace period.
+ */
 static inline void cds_list_splice_tail_init_rcu(struct cds_list_head *list,
 						 struct cds_list_head *head)
 {
@@ -193,9 +238,18 @@ static inline void cds_list_splice_tail_init_rcu(struct cds_list_head *list,
 		__cds_list_splice_init_rcu(list, head->prev, head);
 }
 
-/*
- * cds_list_entry_rcu - the element whose link field @ptr (an lvalue, such
- * as head->next) points to, loading @ptr once for a reader.
+/**
+ * cds_list_entry_rcu - the element a link points to, loaded once for a reader
+ * @ptr: a link field, as an lvalue (head->next, pos->member.next)
+ * @type: the elements' type
+ * @member: the name of the link field in @type
+ *
+ * Loads @ptr once, dependency-ordered, and returns the enclosing
+ * structure of the link loaded (the head computed as an element if it
+ * is the head: compare with the head, or use cds_list_next_or_null_rcu()).
+ *
+ * Context: reader, inside a read-side critical section.
+ * Return: a @type pointer.
  */
 #define cds_list_entry_rcu(ptr, type, member) \
 	rculist__container_at(rculist__deref(ptr), type,		\
@@ -210,9 +264,17 @@ static inline void *rculist__list_next_or_null_rcu(const struct cds_list_head *h
 }
 
 /**
- * cds_list_first_or_null_rcu - the first element of @ptr as a @type, or
- * NULL if the list is empty, with one load (readers, in a read-side
- * critical section).
+ * cds_list_first_or_null_rcu - the first element of a list, or NULL, for a reader
+ * @ptr: the list head
+ * @type: the elements' type
+ * @member: the name of the link field in @type
+ *
+ * Reads the first link once and tests it with the same load, so the
+ * answer is consistent even as updaters empty the list: the RCU
+ * replacement for cds_list_empty() and cds_list_first_entry().
+ *
+ * Context: reader, inside a read-side critical section; updaters may run.
+ * Return: a @type pointer, or NULL if the list was empty.
  */
 #define cds_list_first_or_null_rcu(ptr, type, member)			\
 	((type *)rculist__list_first_or_null_rcu(ptr,		\
@@ -224,8 +286,14 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
 }
 
 /**
- * cds_list_next_or_null_rcu - the element after the link @ptr on the list
- * @head, as a @type, or NULL if @ptr is the last (readers).
+ * cds_list_next_or_null_rcu - the element after a link, or NULL at the end, for a reader
+ * @head: the list head
+ * @ptr: a link of the list (the head, or an element's link field)
+ * @type: the elements' type
+ * @member: the name of the link field in @type
+ *
+ * Context: reader, inside a read-side critical section; updaters may run.
+ * Return: a @type pointer, or NULL if @ptr was the last link.
  */
 #define cds_list_next_or_null_rcu(head, ptr, type, member)		\
 	((type *)rculist__list_next_or_null_rcu(head, &(ptr)->next,	\
@@ -248,7 +316,17 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
 	rculist__for_each_entry_rcu(pos, rculist__deref(_h->dir), head,	\
 				    member, dir, _h, _c)
 
-/* cds_list_for_each_rcu - iterate @pos (struct cds_list_head *) over @head. */
+/**
+ * cds_list_for_each_rcu - iterate over the links of a list, for a reader
+ * @pos: the cursor, a struct cds_list_head pointer
+ * @head: the list head (evaluated once)
+ *
+ * Each link is loaded once, dependency-ordered.
+ *
+ * Context: reader, inside a read-side critical section (under qsbr:
+ * online); updaters may add, delete and replace elements concurrently.
+ * The updater itself, under its lock, uses cds_list_for_each().
+ */
 #define cds_list_for_each_rcu(pos, head)				\
 	RCULIST__ITER_SITE(cds_list_for_each_rcu)	\
 	rculist__for_each_rcu(pos, head, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
@@ -258,18 +336,35 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
 	     ((pos) = _c) != _h;					\
 	     _c = rculist__deref(_c->next))
 
-/* cds_list_for_each_entry_rcu - iterate @pos over @head's elements. */
+/**
+ * cds_list_for_each_entry_rcu - iterate over the elements of a list, for a reader
+ * @pos: the cursor, a pointer to the element type
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field in the element type
+ *
+ * Each link is loaded once, dependency-ordered.  The walk may see
+ * elements added or removed while it runs, never freed ones.  There is
+ * no fourth (lockdep condition) argument as in the kernel.
+ *
+ * Context: reader, inside a read-side critical section (under qsbr:
+ * online); updaters may run concurrently.  Debug mode reports a use
+ * outside a section.  The updater, under its lock, walks with
+ * cds_list_for_each_entry().
+ */
 #define cds_list_for_each_entry_rcu(pos, head, member)			\
 	RCULIST__ITER_SITE(cds_list_for_each_entry_rcu)	\
 	rculist__for_each_entry_rcu_h(pos, head, member, next,		\
 				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
 /**
- * cds_list_for_each_entry_reverse_rcu - iterate @pos over @head's elements
- * from last to first, concurrently with cds_list_add_rcu(),
- * cds_list_add_tail_rcu(), cds_list_del_rcu() and cds_list_replace_rcu().
+ * cds_list_for_each_entry_reverse_rcu - iterate over the elements of a list, last to first, for a reader
+ * @pos: the cursor, a pointer to the element type
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
  *
- * Not safe against the plain (non-_rcu) operations, against
+ * Safe concurrently with cds_list_add_rcu(), cds_list_add_tail_rcu(),
+ * cds_list_del_rcu() and cds_list_replace_rcu().  Not safe against the
+ * plain (non-_rcu) operations, against
  * cds_list_splice_init_rcu()/cds_list_splice_tail_init_rcu() into a list
  * being walked backwards (the spliced run's prev links are published
  * last, so a backward reader may skip the run, never see a torn one), nor
@@ -278,20 +373,39 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * element deleted while it stood on it goes on from that element's old
  * prev, which may itself have been deleted: like a forward walk, it may
  * see elements removed during the walk, never freed ones.
+ *
+ * Context: reader, inside a read-side critical section; updaters may
+ * run, with the limits above.
  */
 #define cds_list_for_each_entry_reverse_rcu(pos, head, member)		\
 	RCULIST__ITER_SITE(cds_list_for_each_entry_reverse_rcu)	\
 	rculist__for_each_entry_rcu_h(pos, head, member, prev,		\
 				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
-/* Continue after the current @pos (readers). */
+/**
+ * cds_list_for_each_entry_continue_rcu - go on iterating after the current element, for a reader
+ * @pos: the cursor, at an element reached in the same read-side section
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: reader, inside the read-side critical section in which @pos
+ * was found; updaters may run.
+ */
 #define cds_list_for_each_entry_continue_rcu(pos, head, member)		\
 	RCULIST__ITER_SITE(cds_list_for_each_entry_continue_rcu)	\
 	rculist__for_each_entry_rcu(pos, rculist__deref((pos)->member.next), \
 				    head, member, next,			\
 				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
-/* Iterate from the current @pos itself (readers). */
+/**
+ * cds_list_for_each_entry_from_rcu - iterate from the current element on, for a reader
+ * @pos: the cursor, at the first element to visit, reached in the same section
+ * @head: the list head (evaluated once)
+ * @member: the name of the link field
+ *
+ * Context: reader, inside the read-side critical section in which @pos
+ * was found; updaters may run.
+ */
 #define cds_list_for_each_entry_from_rcu(pos, head, member)		\
 	RCULIST__ITER_SITE(cds_list_for_each_entry_from_rcu)	\
 	rculist__for_each_entry_rcu(pos, &(pos)->member, head,		\

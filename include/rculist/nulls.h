@@ -59,12 +59,28 @@
 
 struct cds_hlist_nulls_node;
 
-/* The head of a nulls list: its next is the first node or the marker. */
+/**
+ * struct cds_hlist_nulls_head - the head of a nulls list
+ *
+ * next is the first node, or the list's end marker (an odd value: see
+ * cds_is_a_nulls()).  Initialise it with CDS_INIT_HLIST_NULLS_HEAD().
+ *
+ * Context: written by the list's updaters under their lock, loaded by
+ * readers with cds_hlist_nulls_for_each_entry_rcu().
+ */
 struct cds_hlist_nulls_head {
 	struct cds_hlist_nulls_node *next;
 };
 
-/* The link embedded in each element; prev as in struct cds_hlist_node. */
+/**
+ * struct cds_hlist_nulls_node - the link embedded in each element of a nulls list
+ *
+ * next is the following node or the end marker; prev the previous node
+ * or the head (seen as a node), NULL when the node is on no list.
+ *
+ * Context: written by updaters under the list's lock; readers follow
+ * only next.
+ */
 struct cds_hlist_nulls_node {
 	struct cds_hlist_nulls_node *next, *prev;
 };
@@ -87,22 +103,40 @@ static inline struct cds_hlist_nulls_node *rculist__nulls_marker(unsigned long v
 	return (struct cds_hlist_nulls_node *)(((uintptr_t)value << 1) | 1);
 }
 
-/* cds_is_a_nulls - whether @ptr, a next link, is an end marker. */
+/**
+ * cds_is_a_nulls - whether a next link is an end marker
+ * @ptr: a next link (of a head or a node)
+ *
+ * Context: tests the pointer's value only.
+ * Return: non-zero if @ptr is an end marker, not a node.
+ */
 static inline int cds_is_a_nulls(const struct cds_hlist_nulls_node *ptr)
 {
 	return (int)((uintptr_t)ptr & 1);
 }
 
-/* cds_get_nulls_value - the value of the end marker @ptr. */
+/**
+ * cds_get_nulls_value - the value of an end marker
+ * @ptr: an end marker (cds_is_a_nulls() is true)
+ *
+ * A reader compares it with the bucket it started in, after a walk, to
+ * know whether it strayed into another list.
+ *
+ * Context: computes from the pointer's value only.
+ * Return: the value given to CDS_INIT_HLIST_NULLS_HEAD().
+ */
 static inline unsigned long cds_get_nulls_value(const struct cds_hlist_nulls_node *ptr)
 {
 	return (unsigned long)((uintptr_t)ptr >> 1);
 }
 
-/*
- * CDS_INIT_HLIST_NULLS_HEAD - make @head an empty list whose end marker
- * has value @nulls (at most ULONG_MAX >> 1).  Not for a list that readers
- * may be walking.
+/**
+ * CDS_INIT_HLIST_NULLS_HEAD - make a nulls list empty, with its end marker
+ * @head: the head
+ * @nulls: the marker's value, at most ULONG_MAX >> 1 (typically the
+ *	bucket's index)
+ *
+ * Context: the caller owns @head: no reader walks it.
  */
 static inline void CDS_INIT_HLIST_NULLS_HEAD(struct cds_hlist_nulls_head *head,
 					     unsigned long nulls)
@@ -110,10 +144,16 @@ static inline void CDS_INIT_HLIST_NULLS_HEAD(struct cds_hlist_nulls_head *head,
 	head->next = rculist__nulls_marker(nulls);
 }
 
-/*
- * The structure of type @type whose cds_hlist_nulls_node field @member is
- * at @ptr.  @ptr must be a node, never a marker (test cds_is_a_nulls()).
+/**
+ * cds_hlist_nulls_entry - the structure that embeds a nulls node
+ * @ptr: the node, never an end marker (test cds_is_a_nulls())
+ * @type: the structure's type
+ * @member: the name of the node's field in @type
+ *
  * A @member of another type does not compile.
+ *
+ * Context: address arithmetic only: reads nothing.
+ * Return: a @type pointer.
  */
 #define cds_hlist_nulls_entry(ptr, type, member)			\
 	rculist__container_at(ptr, type, rculist__nulls_offsetof(type, member))
@@ -137,15 +177,29 @@ rculist__nulls_next(struct cds_hlist_nulls_node *node)
 	return (struct cds_hlist_nulls_node **)(void *)node;
 }
 
-/* cds_hlist_nulls_unhashed - whether @node is on no list (prev NULL). */
+/**
+ * cds_hlist_nulls_unhashed - whether a nulls node is on no list
+ * @node: the node
+ *
+ * True after cds_hlist_nulls_del_init_rcu(); not after
+ * cds_hlist_nulls_del() or cds_hlist_nulls_del_rcu(), which leave prev
+ * stale.
+ *
+ * Context: the node's updater (readers follow only next).
+ * Return: non-zero if @node's prev is NULL.
+ */
 static inline int cds_hlist_nulls_unhashed(const struct cds_hlist_nulls_node *node)
 {
 	return node->prev == NULL;
 }
 
-/*
- * cds_hlist_nulls_empty - whether @head has no element.  The answer may be
- * stale at once when updaters run concurrently.
+/**
+ * cds_hlist_nulls_empty - whether a nulls list has no node
+ * @head: the head
+ *
+ * Context: any thread; with updaters running the answer may be stale at
+ * once.
+ * Return: non-zero if @head's next is an end marker.
  */
 static inline int cds_hlist_nulls_empty(const struct cds_hlist_nulls_head *head)
 {
@@ -153,10 +207,14 @@ static inline int cds_hlist_nulls_empty(const struct cds_hlist_nulls_head *head)
 }
 
 /**
- * cds_hlist_nulls_add_head - insert @n at the beginning of @head.  The
- * caller owns the list: no concurrent updater, no reader.
+ * cds_hlist_nulls_add_head - insert a node at the beginning of a nulls list
+ * @n: the node, on no list
+ * @head: the head
  *
  * before: [h] -> a -> |7|    after: [h] -> n <-> a -> |7|
+ *
+ * Context: the caller owns the list: no concurrent updater, no reader
+ * (see cds_hlist_nulls_add_head_rcu()).
  */
 static inline void cds_hlist_nulls_add_head(struct cds_hlist_nulls_node *n,
 					    struct cds_hlist_nulls_head *head)
@@ -185,12 +243,16 @@ static inline void __cds_hlist_nulls_del(struct cds_hlist_nulls_node *n)
 }
 
 /**
- * cds_hlist_nulls_del - remove @n from its list.  The caller owns the
- * list.  @n's pointers are left stale: cds_hlist_nulls_unhashed() does
- * not apply to it until it is added again (or use
- * cds_hlist_nulls_del_init_rcu(), which is correct here too).
+ * cds_hlist_nulls_del - remove a node from its nulls list
+ * @n: the node, on a list
+ *
+ * @n's pointers are left stale: cds_hlist_nulls_unhashed() does not
+ * apply to it until it is added again (cds_hlist_nulls_del_init_rcu() is
+ * correct here too and leaves it unhashed).
  *
  * before: [h] -> a <-> b -> |7|   after: [h] -> b -> |7|
+ *
+ * Context: the caller owns the list.
  */
 static inline void cds_hlist_nulls_del(struct cds_hlist_nulls_node *n)
 {
@@ -198,8 +260,9 @@ static inline void cds_hlist_nulls_del(struct cds_hlist_nulls_node *n)
 }
 
 /**
- * cds_hlist_nulls_add_head_rcu - insert @n at the beginning of @head, with
- * readers walking the list.  The caller holds the list's update lock.
+ * cds_hlist_nulls_add_head_rcu - insert a node at the beginning of a nulls list that readers walk
+ * @n: the node, on no list, its key written
+ * @head: the head
  *
  * @n's next is written before the release store of head->next publishes
  * it, so a reader that reaches @n through @head sees the rest of the
@@ -210,6 +273,9 @@ static inline void cds_hlist_nulls_del(struct cds_hlist_nulls_node *n)
  * just before).  Write @n's key before this call.
  *
  * before: [h] -> a -> |7|    after: [h] -> n <-> a -> |7|
+ *
+ * Context: updater holding the list's update lock; readers may walk the
+ * list concurrently inside read-side critical sections.
  */
 static inline void cds_hlist_nulls_add_head_rcu(struct cds_hlist_nulls_node *n,
 						struct cds_hlist_nulls_head *head)
@@ -224,12 +290,17 @@ static inline void cds_hlist_nulls_add_head_rcu(struct cds_hlist_nulls_node *n,
 }
 
 /**
- * cds_hlist_nulls_add_tail_rcu - append @n to @head, with readers walking
- * the list; O(length).  The caller holds the list's update lock.  As for
- * cds_hlist_nulls_add_head_rcu(): @n takes the list's end marker as its
- * next before the release store of the last link publishes it.
+ * cds_hlist_nulls_add_tail_rcu - append a node to a nulls list that readers walk
+ * @n: the node, on no list, its key written
+ * @head: the head
+ *
+ * O(length).  As for cds_hlist_nulls_add_head_rcu(): @n takes the list's
+ * end marker as its next before the release store of the last link
+ * publishes it.
  *
  * before: [h] -> a -> |7|    after: [h] -> a <-> n -> |7|
+ *
+ * Context: updater holding the list's update lock; readers concurrent.
  */
 static inline void cds_hlist_nulls_add_tail_rcu(struct cds_hlist_nulls_node *n,
 						struct cds_hlist_nulls_head *head)
@@ -245,16 +316,20 @@ static inline void cds_hlist_nulls_add_tail_rcu(struct cds_hlist_nulls_node *n,
 }
 
 /**
- * cds_hlist_nulls_del_rcu - remove @n from its list, with readers walking
- * it.  The caller holds the list's update lock.  @n's next is left
- * intact: a reader standing on @n goes on to the rest of the list (and
- * its marker).  The store that unlinks @n needs no ordering, it leads to
- * nodes readers could already reach.  Free @n, or give it to another
- * type, only after a grace period; it may be reused as an element of the
- * same kind at once (see the top of this file).  @n's prev is left
- * stale: cds_hlist_nulls_del_init_rcu() leaves it unhashed.
+ * cds_hlist_nulls_del_rcu - remove a node from a nulls list that readers walk
+ * @n: the node, on the list
+ *
+ * @n's next is left intact: a reader standing on @n goes on to the rest
+ * of the list (and its marker).  The store that unlinks @n needs no
+ * ordering, it leads to nodes readers could already reach.  @n's prev is
+ * left stale: cds_hlist_nulls_del_init_rcu() leaves it unhashed.
  *
  * before: [h] -> a <-> b -> |7|   after: [h] -> b -> |7|   (a still -> b)
+ *
+ * Context: updater holding the list's update lock; readers concurrent.
+ * Free @n, or give its memory to another type, only after a grace
+ * period; it may be reused at once as an element of the same kind
+ * (type-stable memory: see <rculist/nulls.h>).
  */
 static inline void cds_hlist_nulls_del_rcu(struct cds_hlist_nulls_node *n)
 {
@@ -262,9 +337,13 @@ static inline void cds_hlist_nulls_del_rcu(struct cds_hlist_nulls_node *n)
 }
 
 /**
- * cds_hlist_nulls_del_init_rcu - remove @n if it is on a list and mark it
- * unhashed (prev NULL), leaving next intact for readers standing on it.
- * Does nothing to an unhashed node.  Contract as cds_hlist_nulls_del_rcu().
+ * cds_hlist_nulls_del_init_rcu - remove a node, if on a list, and mark it unhashed, with readers
+ * @n: the node
+ *
+ * prev becomes NULL, next is left intact for readers standing on @n.
+ * Does nothing to an unhashed node.
+ *
+ * Context: as cds_hlist_nulls_del_rcu().
  */
 static inline void cds_hlist_nulls_del_init_rcu(struct cds_hlist_nulls_node *n)
 {
@@ -274,11 +353,16 @@ static inline void cds_hlist_nulls_del_init_rcu(struct cds_hlist_nulls_node *n)
 	}
 }
 
-/*
- * cds_hlist_nulls_for_each_entry - iterate @entry over @head's elements,
- * with @pos (struct cds_hlist_nulls_node *) as the cursor.  The caller
- * owns the list.  At the end @pos holds the end marker; @entry is only
- * ever computed from a node, never from a marker.
+/**
+ * cds_hlist_nulls_for_each_entry - iterate over the elements of a nulls list
+ * @entry: the cursor, a pointer to the element type
+ * @pos: a struct cds_hlist_nulls_node pointer; the end marker at the end
+ * @head: the head
+ * @member: the name of the node field
+ *
+ * @entry is only ever computed from a node, never from a marker.
+ *
+ * Context: the caller owns the list (no concurrent updater).
  */
 #define cds_hlist_nulls_for_each_entry(entry, pos, head, member)	\
 	for ((pos) = (head)->next;					\
@@ -286,13 +370,33 @@ static inline void cds_hlist_nulls_del_init_rcu(struct cds_hlist_nulls_node *n)
 	     ((entry) = cds_hlist_nulls_entry(pos, RCULIST__POINTEE(entry), member), 1); \
 	     (pos) = (pos)->next)
 
-/*
- * cds_hlist_nulls_for_each_entry_rcu - the same for readers, inside a
- * read-side critical section, with updaters running.  When the loop ends
- * without a break, @pos holds the end marker it reached: if elements are
- * recycled without a grace period, a reader compares
- * cds_get_nulls_value(pos) with the bucket it started in and restarts
- * the lookup when they differ (see the top of this file).
+/**
+ * cds_hlist_nulls_for_each_entry_rcu - iterate over the elements of a nulls list, for a reader
+ * @entry: the cursor, a pointer to the element type
+ * @pos: a struct cds_hlist_nulls_node pointer; the end marker at the end
+ * @head: the head
+ * @member: the name of the node field
+ *
+ * When the loop ends without a break, @pos holds the end marker it
+ * reached: if elements are recycled without a grace period, a reader
+ * compares cds_get_nulls_value(@pos) with the bucket it started in and
+ * restarts the lookup when they differ.  After a match it checks the
+ * key again, since the element may have been recycled under it:
+ *
+ *	rculist_read_lock();
+ *   again:
+ *	cds_hlist_nulls_for_each_entry_rcu(e, pos, &tab[b], node) {
+ *		if (load(e->key) == key && validate(e, key))
+ *			goto found;
+ *	}
+ *	if (cds_get_nulls_value(pos) != b)
+ *		goto again;
+ *	e = NULL;
+ *   found:
+ *	rculist_read_unlock();
+ *
+ * Context: reader, inside a read-side critical section; updaters may
+ * run concurrently, and may recycle elements without a grace period.
  */
 #define cds_hlist_nulls_for_each_entry_rcu(entry, pos, head, member)	\
 	RCULIST__ITER_SITE(cds_hlist_nulls_for_each_entry_rcu)	\

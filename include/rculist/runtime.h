@@ -37,49 +37,162 @@
 
 RCULIST__BEGIN_DECLS
 
-/* The library's version, "MAJOR.MINOR.PATCH" (see <rculist/version.h>). */
+/**
+ * rculist_version - the version of the library the program runs with
+ *
+ * Context: any thread, at any time.
+ * Return: "MAJOR.MINOR.PATCH", a static string; it matches the
+ * RCULIST_VERSION_MAJOR, RCULIST_VERSION_MINOR and RCULIST_VERSION_PATCH
+ * of the headers the library was built with.
+ */
 const char *rculist_version(void);
 
-/* The flavour the program is linked with: "memb", "qsbr", "bp" or "mb". */
+/**
+ * rculist_flavor_name - the flavour the program is linked with
+ *
+ * Context: any thread, at any time.
+ * Return: "memb", "qsbr", "bp", ... as the -lrculist-<flavour> library
+ * linked, a static string.
+ */
 const char *rculist_flavor_name(void);
 
-/*
- * Reader threads: register before the first read-side critical section
- * (memb, qsbr; bp registers lazily), unregister before exiting (a thread
- * that exits registered is unregistered at thread exit).
+/**
+ * rculist_register_thread - make the calling thread an RCU reader
+ *
+ * memb and qsbr: required before the thread's first read-side critical
+ * section (debug mode reports a reader that never registered).  bp: a
+ * no-op (a thread registers itself on its first rculist_read_lock()).
+ * Under qsbr the thread is online afterwards: it must announce quiescent
+ * states from now on.
+ *
+ * Context: the calling thread, outside any read-side critical section;
+ * once per thread (until rculist_unregister_thread()).
  */
 void rculist_register_thread(void);
+
+/**
+ * rculist_unregister_thread - stop being an RCU reader
+ *
+ * A registered thread that exits without it is unregistered at thread
+ * exit; calling it earlier stops the thread from holding up grace
+ * periods (qsbr) and frees its slot.  A no-op under bp.
+ *
+ * Context: the calling thread, registered, outside any read-side
+ * critical section.
+ */
 void rculist_unregister_thread(void);
 
-/* Read-side critical sections; they nest. */
+/**
+ * rculist_read_lock - begin a read-side critical section
+ *
+ * Until the matching rculist_read_unlock() the thread may follow links
+ * loaded with the _rcu iterators and accessors, and the elements it
+ * reaches are not freed.  Sections nest.  memb and bp: a thread-local
+ * counter update (bp registers the thread on its first call); qsbr: an
+ * empty function, the thread being inside a section whenever it is
+ * online.  With -DRCULIST_INLINE_<FLAVOUR> it is liburcu's inline code.
+ *
+ * Context: any reader thread (registered under memb and qsbr; any
+ * thread and signal handlers under bp).  The section must not block for
+ * long nor call rculist_synchronize_rcu() (memb and bp deadlock).
+ */
 void rculist_read_lock(void);
+
+/**
+ * rculist_read_unlock - end a read-side critical section
+ *
+ * After it the thread may no longer use pointers loaded inside the
+ * section.  An empty function under qsbr.
+ *
+ * Context: the thread that called the matching rculist_read_lock()
+ * (debug mode reports an unmatched unlock).
+ */
 void rculist_read_unlock(void);
-/* Non-zero inside a read-side critical section (qsbr: while online). */
+
+/**
+ * rculist_read_ongoing - whether the caller is inside a read-side critical section
+ *
+ * Context: any reader thread.
+ * Return: non-zero inside a read-side critical section (under qsbr:
+ * while the thread is registered and online).
+ */
 int rculist_read_ongoing(void);
 
-/*
- * QSBR: a registered thread announces, outside any critical section, that
- * it holds no reference to RCU-protected data; offline/online bracket
- * blocking calls during which it reads nothing.  No-ops elsewhere.
+/**
+ * rculist_quiescent_state - announce that the thread holds no RCU-protected reference
+ *
+ * qsbr: a registered thread calls it regularly (between requests of an
+ * event loop, say); grace periods wait for every online thread to do so.
+ * A no-op under memb and bp.
+ *
+ * Context: a registered reader, outside any read-side critical section
+ * and holding no pointer loaded in one (debug mode reports a call inside
+ * a section).
  */
 void rculist_quiescent_state(void);
+
+/**
+ * rculist_thread_offline - announce that the thread will read nothing for a while
+ *
+ * qsbr: bracket every blocking call (read, poll, sleep, condition wait)
+ * with rculist_thread_offline() and rculist_thread_online(), so that
+ * grace periods need not wait for the thread.  A no-op under memb and bp.
+ *
+ * Context: a registered reader, outside any read-side critical section.
+ */
 void rculist_thread_offline(void);
+
+/**
+ * rculist_thread_online - announce that the thread reads again
+ *
+ * The end of a rculist_thread_offline() bracket (qsbr); a no-op under
+ * memb and bp.
+ *
+ * Context: a registered reader that called rculist_thread_offline().
+ */
 void rculist_thread_online(void);
 
-/*
- * Wait until every read-side critical section that began before the call
- * has ended.  Blocks; never call it inside a read-side critical section
- * (memb and bp deadlock, qsbr silently ends the section).
+/**
+ * rculist_synchronize_rcu - wait for a grace period
+ *
+ * Returns once every read-side critical section that began before the
+ * call has ended: elements removed before the call may then be freed.
+ * memb: microseconds (membarrier); qsbr: until every online thread
+ * announced a quiescent state; bp: polls in 10 ms steps while a reader
+ * is inside a section.
+ *
+ * Context: any thread (registered or not), outside any read-side
+ * critical section: memb and bp deadlock, qsbr silently ends the
+ * section (debug mode reports it).  Blocks; it must not be called with a
+ * lock held that readers take.
  */
 void rculist_synchronize_rcu(void);
 
-/*
- * Run @func(@head) after a grace period, from a helper thread.  Callable
- * from any thread, inside read-side critical sections too.
+/**
+ * rculist_call_rcu - run a function after a grace period
+ * @head: a struct rcu_head (liburcu's own) embedded in the object
+ * @func: called as func(@head), from a helper thread, once every
+ *	read-side critical section that began before the call has ended
+ *
+ * Does not wait.  @func usually frees the enclosing object
+ * (rculist_free_rcu() does that without a function to write).
+ *
+ * Context: any thread, inside read-side critical sections too.  @func
+ * runs in liburcu's call_rcu thread, concurrently with the program's
+ * threads; rculist_rcu_barrier() waits for it.
  */
 void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 
-/* Wait until every callback queued before the call has run. */
+/**
+ * rculist_rcu_barrier - wait until every callback queued before the call has run
+ *
+ * Covers rculist_call_rcu() callbacks and rculist_free_rcu() frees, of
+ * every thread.  Call it before unloading code that callbacks run, or at
+ * exit so that leak checkers see everything freed.
+ *
+ * Context: any thread, outside any read-side critical section; not from
+ * a callback.  Blocks.
+ */
 void rculist_rcu_barrier(void);
 
 /*
@@ -212,10 +325,18 @@ void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st,
 RCULIST__END_DECLS
 
 /**
- * rculist_free_rcu - free(@ptr) after a grace period, with no callback to
- * write.  @ptr was returned by malloc(); @rcu_member names its
- * struct rcu_head field.  Callable wherever rculist_call_rcu() is.
- * rculist_rcu_barrier() waits for these frees too.
+ * rculist_free_rcu - free an object after a grace period, with no callback to write
+ * @ptr: the object, returned by malloc() (a typed pointer: its type gives
+ *	the field's offset)
+ * @rcu_member: the name of its struct rcu_head field
+ *
+ * free(@ptr) runs once every read-side critical section that began
+ * before the call has ended.  The frees are batched: one grace period
+ * per batch, not one callback per object.
+ *
+ * Context: wherever rculist_call_rcu() may be called (any thread,
+ * inside read-side critical sections too); rculist_rcu_barrier() waits
+ * for these frees too.
  */
 #define rculist_free_rcu(ptr, rcu_member)     \
 	rculist__free_rcu(&(ptr)->rcu_member, \

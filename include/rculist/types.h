@@ -9,10 +9,18 @@
 #ifndef RCULIST_TYPES_H
 #define RCULIST_TYPES_H
 
-/*
- * A circular, doubly linked list: the same structure serves as the list
- * head and as the link embedded in every element.  An empty list is a
- * head whose next and prev point to itself.
+/**
+ * struct cds_list_head - a circular doubly linked list: its head, and the link in each element
+ *
+ * The same structure is the head and the link embedded in every
+ * element; an empty list is a head whose next and prev point to itself
+ * (CDS_LIST_HEAD(), CDS_INIT_LIST_HEAD()).  Layout and field names are
+ * liburcu's, so lists pass between rculist code and code written against
+ * liburcu's <urcu/list.h>.
+ *
+ * Context: the fields are written by the list's updaters only, through
+ * the cds_list_* operations; RCU readers load them with the _rcu
+ * iterators and accessors.
  */
 #ifndef RCULIST__HAVE_CDS_LIST_HEAD	/* else liburcu's, the same */
 struct cds_list_head {
@@ -20,16 +28,31 @@ struct cds_list_head {
 };
 #endif
 
-/*
- * A linear, doubly linked list with a one-pointer head, for large hash
- * tables.  The list ends with a NULL next.  An element's prev points to
- * the previous node, or to the head (whose only field, next, sits where
- * a node's next does); NULL prev marks a node that is on no list.
+/**
+ * struct cds_hlist_head - the one-pointer head of a linear list (a hash bucket)
+ *
+ * next is the first node, NULL when the list is empty.  The kernel's
+ * struct hlist_head names this field first.
+ *
+ * Context: written by the list's updaters only; RCU readers load next
+ * with the _rcu iterators.
  */
 struct cds_hlist_head {
 	struct cds_hlist_node *next;
 };
 
+/**
+ * struct cds_hlist_node - the link embedded in each element of a linear list
+ *
+ * The list ends with a NULL next.  prev points to the previous node, or
+ * to the head (whose only field, next, sits where a node's next does); a
+ * NULL prev marks a node that is on no list (cds_hlist_unhashed()).  The
+ * kernel's struct hlist_node has pprev, a pointer to the previous next
+ * field, instead.
+ *
+ * Context: written by the list's updaters only; RCU readers follow next
+ * and never prev.
+ */
 struct cds_hlist_node {
 	struct cds_hlist_node *next, *prev;
 };
