@@ -65,6 +65,16 @@ RCULIST__HIDDEN int rculist__flavor_registered(void);
 RCULIST__HIDDEN int rculist__flavor_has_sections(void);
 
 /*
+ * Blocking calls inside the caller's own read-side critical section
+ * (core/bind.h): non-zero, after a report naming @op, if the call must
+ * not go on.  core/debug.c: debug mode's count of the calling thread's
+ * sections, and the report.
+ */
+RCULIST__HIDDEN int rculist__check_not_reading(const char *op);
+RCULIST__HIDDEN unsigned long rculist__debug_read_depth(void);
+RCULIST__HIDDEN void rculist__report_reading(const char *op, const char *why);
+
+/*
  * core/reclaim.c: blocks per batch handed to call_rcu, and batch slots
  * per thread (see rculist__reclaim_read_stats()).
  */

@@ -86,7 +86,16 @@ void rculist_synchronize_rcu(void);
 void rculist_call_rcu(struct rcu_head *head,
 		      void (*func)(struct rcu_head *head));
 
-/* Wait until every callback queued before the call has run. */
+/*
+ * Wait until every callback queued before the call has run.  Blocks;
+ * never call it inside a read-side critical section.
+ *
+ * Both blocking calls, and the splices that wait for a grace period,
+ * report a call made inside the caller's own read-side critical section
+ * under memb and bp (and under qsbr in debug mode) with one line on
+ * stderr, then call the error handler (<rculist/debug_api.h>, abort() by
+ * default), and return at once if it returns.
+ */
 void rculist_rcu_barrier(void);
 
 /*
@@ -98,6 +107,12 @@ void rculist_rcu_barrier(void);
 #define RCULIST__FORK_PARENT  1
 #define RCULIST__FORK_CHILD   2
 void rculist__fork_liburcu(int phase);
+
+/*
+ * Internal: report @op, a blocking call, if made inside the caller's
+ * read-side critical section; non-zero if it must not go on.
+ */
+int rculist__not_reading(const char *op);
 
 /* Free @ptr's block after a grace period; see rculist_free_rcu(). */
 void rculist__free_rcu(struct rcu_head *head, size_t offset);
