@@ -280,6 +280,11 @@ int rculist__flavor_registered(void)
 #endif
 }
 
+int rculist__flavor_has_registry(void)
+{
+	return RCULIST__REGISTERS;
+}
+
 /* Whether read_lock/unlock delimit sections the flavour sees (not qsbr). */
 int rculist__flavor_has_sections(void)
 {

@@ -38,6 +38,8 @@ RCULIST__HIDDEN void rculist__stall_end(struct rculist__stall_wait *w);
 /* Name the calling thread in reports; @reader_state is liburcu's. */
 RCULIST__HIDDEN void rculist__stall_register(const void *reader_state);
 RCULIST__HIDDEN void rculist__stall_unregister(void);
+/* Flavour: whether its readers register (memb, qsbr), so can be named. */
+RCULIST__HIDDEN int rculist__flavor_has_registry(void);
 /* Flavour: non-zero if @reader_state holds up the current grace period. */
 RCULIST__HIDDEN int rculist__flavor_reader_blocking(const void *reader_state);
 
