@@ -396,7 +396,7 @@ void rculist__debug_check_hdel(const struct cds_hlist_node *elem)
 	}
 	if (bad_link(&s, elem, "prev", elem->prev, hint))
 		return;
-	if (elem->prev == elem)	/* cds_hlist_add_fake(): a list of its own */
+	if (elem->prev == elem) /* cds_hlist_add_fake(): a list of its own */
 		return;
 	if (elem->next && poisoned(elem->next)) {
 		bad_link(&s, elem, "next", elem->next, hint);
