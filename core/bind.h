@@ -218,11 +218,50 @@ void rculist_thread_online(void)
  * The ticket tells polled grace periods (core/poll.c) that one began and
  * ended.
  */
+/*
+ * A call that waits for a grace period (rculist_synchronize_rcu(), the
+ * splices that use it) or for callbacks that wait for one
+ * (rculist_rcu_barrier()), made inside the caller's own read-side
+ * critical section: reported (one line, then the error handler, abort()
+ * by default) before it waits, and skipped if the handler returns.
+ * memb and bp know the section from their own nesting count, one load of
+ * the caller's reader state, so the check is always on and the read side
+ * pays nothing.  qsbr's sections are empty brackets: only those opened
+ * through debug mode's rculist_read_lock() are counted (core/debug.c).
+ * Returns non-zero if the call must not go on.
+ */
+int rculist__check_not_reading(const char *op)
+{
+#if RCULIST__QSBR
+	if (!rculist__debug_read_depth())
+		return 0;
+	rculist__report_reading(
+		op, "under qsbr it would end the section while the caller reads");
+#else
+	if (!RCULIST__URCU(read_ongoing)())
+		return 0;
+	rculist__report_reading(
+		op,
+		"it waits for a grace period, which cannot end while the caller itself reads: deadlock");
+#endif
+	return 1;
+}
+
+int rculist__not_reading(const char *op)
+{
+	return rculist__check_not_reading(op);
+}
+
 void rculist_synchronize_rcu(void)
 {
 	struct rculist__stall_wait wait;
-	int watched = rculist__stall_begin(&wait);
-	unsigned long gp_ticket = rculist__gp_begin();
+	int watched;
+	unsigned long gp_ticket;
+
+	if (rculist__check_not_reading("rculist_synchronize_rcu"))
+		return;
+	watched = rculist__stall_begin(&wait);
+	gp_ticket = rculist__gp_begin();
 
 	RCULIST__URCU(synchronize_rcu)();
 	rculist__gp_end(gp_ticket);
@@ -254,6 +293,11 @@ int rculist__flavor_registered(void)
 #else
 	return 1;
 #endif
+}
+
+int rculist__flavor_has_registry(void)
+{
+	return RCULIST__REGISTERS;
 }
 
 /* Whether read_lock/unlock delimit sections the flavour sees (not qsbr). */

@@ -462,16 +462,38 @@ int rculist_hlist_check(const struct cds_hlist_head *head)
 /* ---------------------------------------------------------- readers */
 
 /*
- * Whether the calling thread is inside a read-side critical section.
- * memb and bp know it themselves; under qsbr a section is an empty
- * bracket, so only the sections opened through the checking wrappers are
- * counted (a lock taken in a file compiled without RCULIST_DEBUG is not).
+ * Whether the calling thread is inside a read-side critical section of
+ * the flavour-neutral contract: one opened through the checking wrappers
+ * (counted here, in every flavour), or, under memb and bp, one the
+ * flavour itself sees (a lock taken in a file compiled without
+ * RCULIST_DEBUG).  Under qsbr a section is an empty bracket: only the
+ * count tells, so a program checked under qsbr is checked against the
+ * contract memb and bp enforce.
  */
 static int in_read_section(void)
 {
-	if (rculist__flavor_has_sections())
-		return rculist_read_ongoing();
-	return read_depth > 0;
+	if (read_depth > 0)
+		return 1;
+	return rculist__flavor_has_sections() && rculist_read_ongoing();
+}
+
+unsigned long rculist__debug_read_depth(void)
+{
+	return read_depth;
+}
+
+/* core/bind.h: a blocking call inside the caller's own section. */
+void rculist__report_reading(const char *op, const char *why)
+{
+	struct site s = current_site(op);
+
+	/* The call site, if a debug-mode wrapper of @op recorded it. */
+	if (strcmp(s.op, op) != 0) {
+		s.op = op;
+		s.file = NULL;
+		s.line = 0;
+	}
+	report(&s, NULL, "called inside a read-side critical section (%s)", why);
 }
 
 /* Report @s if the thread is not registered (memb, qsbr); 1 if so. */
@@ -487,14 +509,12 @@ static void check_reader(const struct site *s)
 {
 	if (unregistered(s, "call rculist_register_thread() first"))
 		return;
-	if (rculist_read_ongoing())
-		return;
-	if (rculist__flavor_has_sections())
+	if (!in_read_section())
 		report(s, NULL,
 		       "not inside a read-side critical section (call rculist_read_lock() first)");
-	else
+	else if (!rculist_read_ongoing()) /* qsbr */
 		report(s, NULL,
-		       "thread is offline: not inside a read-side critical section (call rculist_thread_online() first)");
+		       "thread is offline inside rculist_read_lock() (call rculist_thread_online() first)");
 }
 
 void rculist__debug_check_reader(void)
@@ -513,20 +533,35 @@ void rculist__debug_reader_at(const char *op, const char *file, int line)
 	check_reader(&s);
 }
 
-/* A call that must not be made inside a read-side critical section. */
-static int inside_reader(const struct site *s, const char *why)
+/*
+ * A quiescent or offline call, which must not be made inside a read-side
+ * critical section: qsbr ends the section; the others ignore the call,
+ * but the program would not be correct under qsbr.
+ */
+static int inside_reader(const struct site *s)
 {
 	if (!in_read_section())
 		return 0;
-	report(s, NULL, "called inside a read-side critical section (%s)", why);
+	if (rculist__flavor_has_sections())
+		report(s, NULL,
+		       "called inside a read-side critical section (a no-op under %s, but qsbr would end the section while it reads)",
+		       rculist_flavor_name());
+	else
+		report(s, NULL,
+		       "called inside a read-side critical section (it ends the section while the caller reads)");
 	return 1;
 }
 
+/*
+ * A blocking call: the check itself is the library's, made with or
+ * without debug mode (rculist__check_not_reading(), core/bind.h); the
+ * wrappers record the call site it reports.
+ */
 void rculist__debug_blocking_at(const char *op, const char *file, int line)
 {
-	struct site s = { op, file, line };
-
-	inside_reader(&s, "it waits for a grace period: deadlock");
+	rculist__debug_enter(op, file, line);
+	(void)rculist__check_not_reading(op);
+	rculist__debug_leave();
 }
 
 void rculist__debug_read_lock(const char *file, int line)
@@ -565,7 +600,7 @@ void rculist__debug_quiescent_state(const char *file, int line)
 	struct site s = { "rculist_quiescent_state", file, line };
 
 	if (unregistered(&s, "call rculist_register_thread() first") ||
-	    inside_reader(&s, "qsbr would end the section while it reads"))
+	    inside_reader(&s))
 		return;
 	rculist_quiescent_state();
 }
@@ -575,16 +610,21 @@ void rculist__debug_thread_offline(const char *file, int line)
 	struct site s = { "rculist_thread_offline", file, line };
 
 	if (unregistered(&s, "call rculist_register_thread() first") ||
-	    inside_reader(&s, "qsbr would end the section while it reads"))
+	    inside_reader(&s))
 		return;
 	rculist_thread_offline();
 }
 
 void rculist__debug_synchronize_rcu(const char *file, int line)
 {
-	struct site s = { "rculist_synchronize_rcu", file, line };
-
-	if (inside_reader(&s, "memb and bp deadlock, qsbr ends the section"))
-		return;
+	rculist__debug_enter("rculist_synchronize_rcu", file, line);
 	rculist_synchronize_rcu();
+	rculist__debug_leave();
+}
+
+void rculist__debug_rcu_barrier(const char *file, int line)
+{
+	rculist__debug_enter("rculist_rcu_barrier", file, line);
+	rculist_rcu_barrier();
+	rculist__debug_leave();
 }

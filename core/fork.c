@@ -24,8 +24,24 @@
  * thread is reading, or exec() in the child; the stall detector names
  * the thread a child waits for.
  *
- * Handlers run in the order of the locks they take: the flavour's first
- * before the fork, last after it.
+ * Lock order, one for the whole library: liburcu's (call_rcu_mutex,
+ * taken by call_rcu_before_fork() while it pauses the call_rcu threads;
+ * then bp's grace-period and registry locks), then core/reclaim.c's
+ * registry_lock, then core/stall.c's lock.  The handlers take them in
+ * that order before the fork and release them in reverse after it.
+ * Nothing in rculist holds one of its own locks across a call into
+ * liburcu (call_rcu, synchronize_rcu, barrier, register): reclaim.c
+ * hands batches to call_rcu with no lock held, stall.c waits outside
+ * its lock, so no thread can hold an rculist lock while waiting for
+ * call_rcu_mutex (tests/fork.c races fork() against the first
+ * rculist_free_rcu() calls, whose call_rcu takes call_rcu_mutex).
+ *
+ * Installing liburcu's call_rcu hooks with pthread_atfork() while
+ * callbacks call free() (liburcu's README warns): glibc 2.36 runs the
+ * atfork prepare handlers before it takes malloc's arena locks, and
+ * call_rcu_before_fork() waits until every call_rcu thread is paused
+ * between callbacks, so no callback is inside free() across the fork;
+ * tests/fork.c forks 1000 times per flavour while callbacks free.
  */
 #include <pthread.h>
 

@@ -38,6 +38,8 @@ RCULIST__HIDDEN void rculist__stall_end(struct rculist__stall_wait *w);
 /* Name the calling thread in reports; @reader_state is liburcu's. */
 RCULIST__HIDDEN void rculist__stall_register(const void *reader_state);
 RCULIST__HIDDEN void rculist__stall_unregister(void);
+/* Flavour: whether its readers register (memb, qsbr), so can be named. */
+RCULIST__HIDDEN int rculist__flavor_has_registry(void);
 /* Flavour: non-zero if @reader_state holds up the current grace period. */
 RCULIST__HIDDEN int rculist__flavor_reader_blocking(const void *reader_state);
 
@@ -70,6 +72,16 @@ RCULIST__HIDDEN int rculist__flavor_has_sections(void);
  */
 RCULIST__HIDDEN unsigned long rculist__gp_begin(void);
 RCULIST__HIDDEN void rculist__gp_end(unsigned long gp_ticket);
+
+/*
+ * Blocking calls inside the caller's own read-side critical section
+ * (core/bind.h): non-zero, after a report naming @op, if the call must
+ * not go on.  core/debug.c: debug mode's count of the calling thread's
+ * sections, and the report.
+ */
+RCULIST__HIDDEN int rculist__check_not_reading(const char *op);
+RCULIST__HIDDEN unsigned long rculist__debug_read_depth(void);
+RCULIST__HIDDEN void rculist__report_reading(const char *op, const char *why);
 
 /*
  * core/reclaim.c: blocks per batch handed to call_rcu, and batch slots

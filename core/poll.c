@@ -124,12 +124,9 @@ struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void)
 
 void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie)
 {
-	/*
-	 * TODO(lead, at the merge of i11-runtime): call its hidden check
-	 * that aborts on a blocking call inside a read-side section here,
-	 * before the poll, so a misplaced call is caught even when the
-	 * cookie is already satisfied.
-	 */
+	/* A misplaced call is reported even when the cookie is satisfied. */
+	if (rculist__not_reading("rculist_cond_synchronize_rcu"))
+		return;
 	if (!rculist_poll_state_synchronize_rcu(cookie))
 		rculist_synchronize_rcu();
 }

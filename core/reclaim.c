@@ -472,6 +472,8 @@ void rculist_rcu_barrier(void)
 	struct state *me = self, *all, *s;
 	struct pending *taken = NULL;
 
+	if (rculist__check_not_reading("rculist_rcu_barrier"))
+		return;
 	/* The barrier's own window covers the blocks it takes. */
 	while (!me && !(me = adopt()))
 		usleep(1000);

@@ -119,7 +119,22 @@ static struct timespec due(const struct rculist__stall_wait *w)
 	return ms_after(&w->start, timeout_ms * (w->reports + 1));
 }
 
-/* Print the one line for @w, waited for @waited ms.  Lock held. */
+/* Whether a registered reader holds up the grace period now.  Lock held. */
+static int any_blocker(void)
+{
+	struct stall_reader *r;
+
+	cds_list_for_each_entry(r, &readers, link)
+		if (rculist__flavor_reader_blocking(r->state))
+			return 1;
+	return 0;
+}
+
+/*
+ * Print the one line for @w, waited for @waited ms.  Lock held.  It
+ * always gives a reason: the readers that hold the grace period up, or
+ * what the detector knows when it can name none.
+ */
 static void report(long waited)
 {
 	char line[1024];
@@ -143,6 +158,15 @@ static void report(long waited)
 			line + n, cap - n,
 			" not quiescent since the grace period began, %ld ms ago",
 			waited);
+	else if (!rculist__flavor_has_registry() && n < cap)
+		n += (size_t)snprintf(
+			line + n, cap - n,
+			"; blocked by a thread inside a read-side critical section (%s keeps no registry the detector can read: it cannot name the thread)",
+			rculist_flavor_name());
+	else if (n < cap)
+		n += (size_t)snprintf(
+			line + n, cap - n,
+			"; no thread registered with rculist_register_thread() holds it up now (a reader registered with liburcu directly, or the grace period has not begun)");
 	if (n > cap)
 		n = cap;
 	line[n++] = '\n';
@@ -161,14 +185,26 @@ static void *watchdog(void *arg)
 		while (!waits)
 			pthread_cond_wait(&wake, &lock);
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		next = due(waits);
+		next = ms_after(&now, 3600000UL); /* the earliest below */
 		for (w = waits; w; w = w->next) {
 			struct timespec d = due(w);
 
 			if (!before(&now, &d)) {
-				report(ms_between(&w->start, &now));
-				w->reports++;
-				d = due(w);
+				struct timespec late = ms_after(&d, timeout_ms);
+
+				/*
+				 * Nobody to name yet (the waiting thread may
+				 * not have begun the grace period): look again
+				 * soon, for up to one more timeout.
+				 */
+				if (rculist__flavor_has_registry() &&
+				    !any_blocker() && before(&now, &late)) {
+					d = ms_after(&now, 10);
+				} else {
+					report(ms_between(&w->start, &now));
+					w->reports++;
+					d = due(w);
+				}
 			}
 			if (before(&d, &next))
 				next = d;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * tests/debug_rcu.c - debug mode catches misuse of RCU: reading outside a
- * read-side critical section (qsbr: offline) or unregistered, unbalanced
- * unlocks, and quiescent, offline or blocking calls inside a section.
- * Compiled in debug mode in both builds; runs under every flavour.
+ * read-side critical section or unregistered, unbalanced unlocks, and
+ * quiescent, offline or blocking calls inside a section.  Debug mode
+ * counts rculist_read_lock() sections itself, so every flavour reports
+ * the same misuse, qsbr too.  Compiled in debug mode in both builds;
+ * runs under every flavour.
  */
 #ifndef RCULIST_DEBUG
 #define RCULIST_DEBUG
@@ -26,21 +28,12 @@ static void ab(void)
 }
 
 /*
- * Leave the read side: outside a section under memb and bp, offline
- * under qsbr (where a registered thread outside a section may read).
+ * A registered thread outside any rculist_read_lock() section: under
+ * qsbr it is online, and qsbr alone would let it read, but the program
+ * would not be correct under memb or bp.
  */
-static void stop_reading(void)
-{
-	if (flavor_is("qsbr"))
-		rculist_thread_offline();
-}
-
-static const char *not_reading(void)
-{
-	return flavor_is("qsbr") ?
-		       "thread is offline: not inside a read-side critical section (call rculist_thread_online() first)" :
-		       "not inside a read-side critical section (call rculist_read_lock() first)";
-}
+static const char *not_reading =
+	"not inside a read-side critical section (call rculist_read_lock() first)";
 
 static const char *not_registered =
 	"thread is not registered with RCU (call rculist_register_thread() first)";
@@ -51,8 +44,7 @@ Test(debug_rcu, list_iterator_outside_reader, .signal = SIGABRT)
 
 	ab();
 	rculist_register_thread();
-	stop_reading();
-	EXPECT_REPORT("cds_list_for_each_entry_rcu", NULL, "%s", not_reading());
+	EXPECT_REPORT("cds_list_for_each_entry_rcu", NULL, "%s", not_reading);
 	/* clang-format off */
 	PROVOKE(cds_list_for_each_entry_rcu(pos, &h, link) (void)pos);
 	/* clang-format on */
@@ -64,9 +56,8 @@ Test(debug_rcu, reverse_iterator_outside_reader, .signal = SIGABRT)
 
 	ab();
 	rculist_register_thread();
-	stop_reading();
 	EXPECT_REPORT("cds_list_for_each_entry_reverse_rcu", NULL, "%s",
-		      not_reading());
+		      not_reading);
 	/* clang-format off */
 	PROVOKE(cds_list_for_each_entry_reverse_rcu(pos, &h, link) (void)pos);
 	/* clang-format on */
@@ -78,8 +69,7 @@ Test(debug_rcu, accessor_outside_reader, .signal = SIGABRT)
 
 	ab();
 	rculist_register_thread();
-	stop_reading();
-	EXPECT_REPORT("cds_list_first_or_null_rcu", NULL, "%s", not_reading());
+	EXPECT_REPORT("cds_list_first_or_null_rcu", NULL, "%s", not_reading);
 	PROVOKE(first = cds_list_first_or_null_rcu(&h, struct item, link));
 	(void)first;
 }
@@ -90,12 +80,31 @@ Test(debug_rcu, hlist_iterator_outside_reader, .signal = SIGABRT)
 
 	ab();
 	rculist_register_thread();
-	stop_reading();
-	EXPECT_REPORT("cds_hlist_for_each_entry_rcu_2", NULL, "%s",
-		      not_reading());
+	EXPECT_REPORT("cds_hlist_for_each_entry_rcu_2", NULL, "%s", not_reading);
 	/* clang-format off */
 	PROVOKE(cds_hlist_for_each_entry_rcu_2(pos, &hh, hnode) (void)pos);
 	/* clang-format on */
+}
+
+/* qsbr: offline inside a section; memb and bp have no offline state */
+Test(debug_rcu, accessor_offline_inside_section, .signal = SIGABRT)
+{
+	struct item *first;
+
+	ab();
+	rculist_register_thread();
+	rculist_thread_offline();
+	rculist_read_lock();
+	if (!flavor_is("qsbr")) {
+		first = cds_list_first_or_null_rcu(&h, struct item, link);
+		cr_assert_eq(first, &a);
+		cr_assert_eq(reports, 0, "%s", last_report);
+		abort();
+	}
+	EXPECT_REPORT("cds_list_first_or_null_rcu", NULL,
+		      "thread is offline inside rculist_read_lock() (call rculist_thread_online() first)");
+	PROVOKE(first = cds_list_first_or_null_rcu(&h, struct item, link));
+	(void)first;
 }
 
 Test(debug_rcu, iterator_in_unregistered_thread, .signal = SIGABRT)
@@ -105,7 +114,7 @@ Test(debug_rcu, iterator_in_unregistered_thread, .signal = SIGABRT)
 	ab();
 	/* bp registers lazily: there, it is only outside a section */
 	EXPECT_REPORT("cds_list_for_each_rcu", NULL, "%s",
-		      flavor_is("bp") ? not_reading() : not_registered);
+		      flavor_is("bp") ? not_reading : not_registered);
 	/* clang-format off */
 	PROVOKE(cds_list_for_each_rcu(pos, &h) (void)pos);
 	/* clang-format on */
@@ -134,12 +143,31 @@ Test(debug_rcu, unlock_without_lock, .signal = SIGABRT)
 	PROVOKE(rculist_read_unlock());
 }
 
+/* The reason given fits the flavour linked. */
+static const char *ends_section(void)
+{
+	static char buf[160];
+
+	if (flavor_is("qsbr"))
+		return "called inside a read-side critical section (it ends the section while the caller reads)";
+	snprintf(buf, sizeof(buf),
+		 "called inside a read-side critical section (a no-op under %s, but qsbr would end the section while it reads)",
+		 rculist_flavor_name());
+	return buf;
+}
+
+static const char *blocks(void)
+{
+	return flavor_is("qsbr") ?
+		       "called inside a read-side critical section (under qsbr it would end the section while the caller reads)" :
+		       "called inside a read-side critical section (it waits for a grace period, which cannot end while the caller itself reads: deadlock)";
+}
+
 Test(debug_rcu, quiescent_state_inside_reader, .signal = SIGABRT)
 {
 	rculist_register_thread();
 	rculist_read_lock();
-	EXPECT_REPORT("rculist_quiescent_state", NULL,
-		      "called inside a read-side critical section (qsbr would end the section while it reads)");
+	EXPECT_REPORT("rculist_quiescent_state", NULL, "%s", ends_section());
 	PROVOKE(rculist_quiescent_state());
 }
 
@@ -147,8 +175,7 @@ Test(debug_rcu, thread_offline_inside_reader, .signal = SIGABRT)
 {
 	rculist_register_thread();
 	rculist_read_lock();
-	EXPECT_REPORT("rculist_thread_offline", NULL,
-		      "called inside a read-side critical section (qsbr would end the section while it reads)");
+	EXPECT_REPORT("rculist_thread_offline", NULL, "%s", ends_section());
 	PROVOKE(rculist_thread_offline());
 }
 
@@ -158,8 +185,7 @@ Test(debug_rcu, synchronize_rcu_inside_reader, .signal = SIGABRT, .timeout = 10)
 	rculist_read_lock();
 	rculist_read_lock();
 	rculist_read_unlock();
-	EXPECT_REPORT("rculist_synchronize_rcu", NULL,
-		      "called inside a read-side critical section (memb and bp deadlock, qsbr ends the section)");
+	EXPECT_REPORT("rculist_synchronize_rcu", NULL, "%s", blocks());
 	PROVOKE(rculist_synchronize_rcu());
 }
 
@@ -170,9 +196,16 @@ Test(debug_rcu, splice_init_rcu_inside_reader, .signal = SIGABRT, .timeout = 10)
 	ab();
 	rculist_register_thread();
 	rculist_read_lock();
-	EXPECT_REPORT("cds_list_splice_init_rcu", NULL,
-		      "called inside a read-side critical section (it waits for a grace period: deadlock)");
+	EXPECT_REPORT("cds_list_splice_init_rcu", NULL, "%s", blocks());
 	PROVOKE(cds_list_splice_init_rcu(&h, &g));
+}
+
+Test(debug_rcu, rcu_barrier_inside_reader, .signal = SIGABRT, .timeout = 10)
+{
+	rculist_register_thread();
+	rculist_read_lock();
+	EXPECT_REPORT("rculist_rcu_barrier", NULL, "%s", blocks());
+	PROVOKE(rculist_rcu_barrier());
 }
 
 Test(debug_rcu, unbalanced_unlock_is_skipped_when_handler_returns)

@@ -19,7 +19,22 @@
  *   rculist: cds_list_del(0x55d0c3a0) at server.c:212: prev->next is
  *   0x55d0c400, expected 0x55d0c3a0 (double delete?)
  *
- * then the error handler is called.  Included at the end of <rculist.h>,
+ * then the error handler is called.
+ *
+ * Debug mode counts, per thread, the sections opened with its
+ * rculist_read_lock(), in every flavour: an RCU iterator or accessor
+ * used outside one is reported under qsbr exactly as under memb and bp,
+ * so a program tested under one flavour is checked against the contract
+ * of all three.  (Under qsbr a section opened in a file compiled without
+ * RCULIST_DEBUG is not counted.)
+ *
+ * Always, debug mode or not: rculist_synchronize_rcu(),
+ * rculist_rcu_barrier() and the splices that wait for a grace period,
+ * called inside the caller's own read-side critical section, are
+ * reported under memb and bp (qsbr: inside a section counted by debug
+ * mode) instead of deadlocking.
+ *
+ * Included at the end of <rculist.h>,
  * after every real definition, so that the wrappers' own uses of the
  * names reach the inline functions.
  */
@@ -124,6 +139,7 @@ void rculist__debug_read_unlock(const char *file, int line);
 void rculist__debug_quiescent_state(const char *file, int line);
 void rculist__debug_thread_offline(const char *file, int line);
 void rculist__debug_synchronize_rcu(const char *file, int line);
+void rculist__debug_rcu_barrier(const char *file, int line);
 
 RCULIST__END_DECLS
 
@@ -142,10 +158,11 @@ RCULIST__END_DECLS
 #define RCULIST__DEBUG_OP(name, call)					\
 	(rculist__debug_enter(#name, __FILE__, __LINE__), (call),	\
 	 rculist__debug_leave())
-/* An operation that waits for a grace period: not inside a reader. */
-#define RCULIST__DEBUG_BLOCKING_OP(name, call)				\
-	(rculist__debug_blocking_at(#name, __FILE__, __LINE__),		\
-	 RCULIST__DEBUG_OP(name, call))
+/*
+ * An operation that waits for a grace period: the library reports it
+ * inside a reader (with or without debug mode), at the site recorded.
+ */
+#define RCULIST__DEBUG_BLOCKING_OP(name, call) RCULIST__DEBUG_OP(name, call)
 /*
  * An RCU accessor: the record is used, and dropped, by the
  * RCULIST__CHECK_READER() of the inline function it calls.
@@ -294,11 +311,13 @@ RCULIST__END_DECLS
 #undef rculist_quiescent_state
 #undef rculist_thread_offline
 #undef rculist_synchronize_rcu
+#undef rculist_rcu_barrier
 #define rculist_read_lock()	rculist__debug_read_lock(__FILE__, __LINE__)
 #define rculist_read_unlock()	rculist__debug_read_unlock(__FILE__, __LINE__)
 #define rculist_quiescent_state() rculist__debug_quiescent_state(__FILE__, __LINE__)
 #define rculist_thread_offline() rculist__debug_thread_offline(__FILE__, __LINE__)
 #define rculist_synchronize_rcu() rculist__debug_synchronize_rcu(__FILE__, __LINE__)
+#define rculist_rcu_barrier()	rculist__debug_rcu_barrier(__FILE__, __LINE__)
 
 #endif /* RCULIST_DEBUG */
 

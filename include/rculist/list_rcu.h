@@ -218,7 +218,7 @@ static inline void __cds_list_splice_init_rcu(struct cds_list_head *list,
 static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
 					    struct cds_list_head *head)
 {
-	if (!cds_list_empty(list))
+	if (!cds_list_empty(list) && !rculist__not_reading("cds_list_splice_init_rcu"))
 		__cds_list_splice_init_rcu(list, head, head->next);
 }
 
@@ -234,7 +234,7 @@ static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
 static inline void cds_list_splice_tail_init_rcu(struct cds_list_head *list,
 						 struct cds_list_head *head)
 {
-	if (!cds_list_empty(list))
+	if (!cds_list_empty(list) && !rculist__not_reading("cds_list_splice_tail_init_rcu"))
 		__cds_list_splice_init_rcu(list, head->prev, head);
 }
 

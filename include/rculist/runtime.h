@@ -192,6 +192,12 @@ void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head)
  *
  * Context: any thread, outside any read-side critical section; not from
  * a callback.  Blocks.
+ *
+ * Both blocking calls, and the splices that wait for a grace period,
+ * report a call made inside the caller's own read-side critical section
+ * under memb and bp (and under qsbr in debug mode) with one line on
+ * stderr, then call the error handler (<rculist/debug_api.h>, abort() by
+ * default), and return at once if it returns.
  */
 void rculist_rcu_barrier(void);
 
@@ -299,6 +305,12 @@ int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie);
  * for.
  */
 void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie);
+
+/*
+ * Internal: report @op, a blocking call, if made inside the caller's
+ * read-side critical section; non-zero if it must not go on.
+ */
+int rculist__not_reading(const char *op);
 
 /* Free @ptr's block after a grace period; see rculist_free_rcu(). */
 void rculist__free_rcu(struct rcu_head *head, size_t offset);

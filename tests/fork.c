@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/fork.c - fork() while other threads free through RCU.
+ *
+ * core/fork.c's handlers take liburcu's locks (call_rcu_mutex; bp's
+ * grace-period and registry locks), then rculist's, in that one order;
+ * rculist holds none of its locks across a call into liburcu.  A fork()
+ * racing a thread's first-ever rculist_free_rcu() (whose call_rcu takes
+ * call_rcu_mutex to create the worker) must not deadlock, and a child
+ * forked while callbacks call free() (liburcu's README warns about its
+ * call_rcu fork hooks and glibc's allocator) must be able to free, wait
+ * for a grace period and exit.  Every child is waited for with a bound.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Wait for @pid up to @ms: its exit status, or -1 (killed: it hung). */
+static int wait_bounded(pid_t pid, long ms)
+{
+	int status;
+	long waited;
+
+	for (waited = 0; waited < ms; waited++) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+		sleep_ms(1);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
+}
+
+/* In a child: free one block through RCU, wait for it, exit. */
+static void child_frees(void)
+{
+	struct item *p = malloc(sizeof(*p));
+
+	if (!p)
+		_exit(2);
+	rculist_free_rcu(p, rcu);
+	rculist_rcu_barrier();
+	_exit(0);
+}
+
+static int stop;
+
+/* Frees through RCU until told to stop: callbacks call free(). */
+static void *freer(void *arg)
+{
+	long n = 0;
+
+	(void)arg;
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		struct item *p = malloc(sizeof(*p));
+
+		if (p)
+			rculist_free_rcu(p, rcu);
+		if (++n % 64 == 0)
+			sleep_ms(0);
+	}
+	return NULL;
+}
+
+/*
+ * In a fresh process: two threads make the process's first
+ * rculist_free_rcu() calls while the main thread forks; each grandchild
+ * frees and waits.  Exit status 0, or the failing step.
+ */
+static int first_free_race(void)
+{
+	pthread_t t[2];
+	int i, bad = 0;
+
+	for (i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, freer, NULL))
+			return 3;
+	for (i = 0; i < 3; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			child_frees();
+		if (pid < 0 || wait_bounded(pid, 10000) != 0)
+			bad = 4;
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	rculist_rcu_barrier();
+	return bad;
+}
+
+#define RACES 100
+
+Test(fork, fork_during_first_free_rcu_does_not_deadlock, .timeout = 120)
+{
+	int i;
+
+	for (i = 0; i < RACES; i++) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0)
+			_exit(first_free_race());
+		cr_assert_geq(pid, 0);
+		st = wait_bounded(pid, 20000);
+		cr_assert_eq(st, 0,
+			     "race %d: status %d (-1: hung, killed after 20 s)",
+			     i, st);
+	}
+}
+
+#define FORKS 1000
+
+Test(fork, thousands_of_forks_while_callbacks_free, .timeout = 120)
+{
+	pthread_t t;
+	int i;
+
+	cr_assert_eq(pthread_create(&t, NULL, freer, NULL), 0);
+	for (i = 0; i < FORKS; i++) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0)
+			child_frees();
+		cr_assert_geq(pid, 0);
+		st = wait_bounded(pid, 10000);
+		cr_assert_eq(st, 0,
+			     "fork %d: child status %d (-1: hung, killed after 10 s)",
+			     i, st);
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	rculist_rcu_barrier();
+}
