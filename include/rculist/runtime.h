@@ -233,6 +233,8 @@ void rculist__fork_liburcu(int phase);
  * older than about LONG_MAX grace periods may be reported unsatisfied
  * again; a correct answer needs fewer grace periods than that between
  * taking it and polling it.
+ *
+ * Context: a plain value; any thread may hold, copy and poll it.
  */
 struct rculist_gp_cookie {
 	unsigned long seq;
@@ -247,7 +249,7 @@ struct rculist_gp_cookie {
  * of any thread.  Nothing else makes it satisfied: a program where no
  * thread ever waits for a grace period sees it unsatisfied for ever.
  *
- * Concurrency: callable from any thread, registered or not, inside a
+ * Context: callable from any thread, registered or not, inside a
  * read-side critical section too; never blocks; lock-free.  Typical use:
  * the updater, holding its update-side lock, unlinks an element with a
  * _rcu operation and takes a cookie; the element may be freed once the
@@ -266,7 +268,7 @@ struct rculist_gp_cookie rculist_get_state_synchronize_rcu(void);
  * call has ended (qsbr: every registered online thread has announced a
  * quiescent state).
  *
- * Concurrency: callable from any thread, registered or not, inside a
+ * Context: callable from any thread, registered or not, inside a
  * read-side critical section too; never blocks and allocates nothing
  * (one callback at most is in flight, for all callers).  Like
  * rculist_call_rcu(), it needs liburcu's call_rcu thread: not from a
@@ -284,7 +286,7 @@ struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void);
  * progress when @cookie was taken has ended; then memory unlinked before
  * the cookie was taken may be freed.  Once non-zero, it stays so.
  *
- * Concurrency: callable from any thread, inside a read-side critical
+ * Context: callable from any thread, inside a read-side critical
  * section too; never blocks; one atomic load.
  */
 int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie);
@@ -299,7 +301,7 @@ int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie);
  * non-zero, and otherwise calls rculist_synchronize_rcu().  On return the
  * cookie is satisfied.
  *
- * Concurrency: may block, like rculist_synchronize_rcu(): never call it
+ * Context: may block, like rculist_synchronize_rcu(): never call it
  * inside a read-side critical section (memb, mb and bp deadlock, qsbr
  * silently ends the section), nor while holding a lock a reader waits
  * for.
