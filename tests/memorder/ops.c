@@ -105,7 +105,9 @@ void t_cds_list_replace_rcu(struct cds_list_head *old, struct cds_list_head *new
 void t_cds_list_splice_init_rcu(struct cds_list_head *list,
 				struct cds_list_head *head)
 {
-	cds_list_splice_init_rcu(list, head);
+	/* The public form, less its misuse check (a call that would make the
+	 * checker lose track of the registers): the same stores. */
+	__cds_list_splice_init_rcu(list, head, head->next);
 }
 
 /* expect: release head->prev->next = list->next
@@ -114,7 +116,7 @@ void t_cds_list_splice_init_rcu(struct cds_list_head *list,
 void t_cds_list_splice_tail_init_rcu(struct cds_list_head *list,
 				     struct cds_list_head *head)
 {
-	cds_list_splice_tail_init_rcu(list, head);
+	__cds_list_splice_init_rcu(list, head->prev, head); /* as above */
 }
 
 /* ------------------------------------- circular: readers, accessors */
