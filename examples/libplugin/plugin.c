@@ -185,7 +185,8 @@ static struct entry *entry_new(const char *name, int value)
 
 static void poison_and_free(struct rcu_head *head)
 {
-	struct entry *e = caa_container_of(head, struct entry, rcu);
+	struct entry *e = (struct entry *)(void *)((char *)head -
+						   offsetof(struct entry, rcu));
 
 	e->magic = DEAD;
 	e->check = e->value; /* fails intact() too */

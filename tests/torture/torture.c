@@ -197,7 +197,8 @@ static void poison_and_free(struct elem *e)
 static void free_cb(struct rcu_head *head)
 {
 	count(C_CALLBACKS, 1);
-	poison_and_free(caa_container_of(head, struct elem, rcu));
+	poison_and_free((struct elem *)(void *)((char *)head -
+						offsetof(struct elem, rcu)));
 }
 
 /* @e is unlinked: free it after a grace period, one of three ways. */
@@ -857,7 +858,8 @@ static int child_callbacks;
 static void child_cb(struct rcu_head *head)
 {
 	__atomic_fetch_add(&child_callbacks, 1, __ATOMIC_RELAXED);
-	poison_and_free(caa_container_of(head, struct elem, rcu));
+	poison_and_free((struct elem *)(void *)((char *)head -
+						offsetof(struct elem, rcu)));
 }
 
 /* In the child: read, update, wait for grace periods.  Exit status. */
