@@ -17,6 +17,7 @@ exec_prefix ?= $(prefix)
 includedir ?= $(prefix)/include
 libdir     ?= $(exec_prefix)/lib
 pkgconfigdir ?= $(libdir)/pkgconfig
+cmakedir   ?= $(libdir)/cmake/rculist
 mandir     ?= $(prefix)/share/man
 datadir    ?= $(prefix)/share
 DESTDIR    ?=
@@ -29,7 +30,35 @@ WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wcast-qual
 ifeq ($(WERROR),1)
 WARNINGS += -Werror
 endif
-ALL_CPPFLAGS = -Iinclude -MMD -MP $(CPPFLAGS)
+# liburcu and Criterion as pkg-config finds them: PKG_CONFIG_PATH (or
+# PKG_CONFIG_LIBDIR) names another prefix, and every compile, link and run
+# path follows it.  Deferred (=): pkg-config may only be there once `make
+# deps` has run.  A liburcu outside the dynamic linker's own directories
+# gets a run path, in the libraries and in every program linked here.
+PKG_CONFIG ?= pkg-config
+pkg = $(shell $(PKG_CONFIG) $(1) 2>/dev/null)
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+SYS_LIBDIRS := /lib /usr/lib /lib64 /usr/lib64 $(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH))
+# liburcu's headers are a dependency's, included as system headers (as
+# CMake does for imported targets): our warnings are not for its code.
+# A -I of a directory the compiler searches anyway is dropped (made
+# -isystem, it would come before C++'s own headers).
+SYS_INCDIRS := /usr/include /usr/local/include $(if $(MULTIARCH),/usr/include/$(MULTIARCH))
+URCU_CFLAGS = $(foreach w,$(call pkg,--cflags liburcu-memb),$(if $(filter -I%,$(w)),$(if \
+	$(filter $(SYS_INCDIRS),$(w:-I%=%)),,-isystem $(w:-I%=%)),$(w)))
+URCU_LIBDIR = $(call pkg,--variable=libdir liburcu-memb)
+URCU_INCLUDEDIR = $(call pkg,--variable=includedir liburcu-memb)
+URCU_RPATH  = $(if $(filter-out $(SYS_LIBDIRS),$(URCU_LIBDIR)),-Wl$(comma)-rpath$(comma)$(URCU_LIBDIR))
+# liburcu's flavour library with its common part: urcu_libs,<flavour>.
+urcu_libs   = $(call pkg,--libs liburcu-$(1)) $(URCU_RPATH)
+CRITERION_CFLAGS = $(call pkg,--cflags criterion)
+CRITERION_LIBS   = $(call pkg,--libs criterion)
+comma := ,
+
+# Dependency files: -MMD leaves system headers out (check-urcu-prefix
+# builds with -MD, to see which liburcu headers were read).
+DEPFLAGS    ?= -MMD -MP
+ALL_CPPFLAGS = -Iinclude $(URCU_CFLAGS) $(DEPFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = -std=gnu11 $(WARNINGS) $(CFLAGS)
 # Library code: position independent; liburcu's reader state reached
 # with initial-exec TLS (see README, "Performance").
@@ -71,14 +100,15 @@ lib_so = $(LIBDIR_B)/librculist-$(1).so
 LIBS_A  := $(foreach f,$(FLAVORS),$(call lib_a,$(f)))
 LIBS_SO := $(foreach f,$(FLAVORS),$(call lib_so,$(f)).$(VERSION))
 PCS     := $(foreach f,$(FLAVORS),$(B)/pkgconfig/rculist-$(f).pc)
+CMAKE_CFGS := $(B)/cmake/rculist-config.cmake $(B)/cmake/rculist-config-version.cmake
 
 .PHONY: all lib help deps check install uninstall clean
 .DEFAULT_GOAL := all
 .SECONDARY:
 
-all: lib ## Build the flavour libraries, static and shared, and their .pc files
+all: lib ## Build the flavour libraries, static and shared, their .pc files and CMake package
 
-lib: $(LIBS_A) $(LIBS_SO) $(PCS)
+lib: $(LIBS_A) $(LIBS_SO) $(PCS) $(CMAKE_CFGS)
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -86,10 +116,10 @@ help: ## List the targets
 
 # The libraries need liburcu-dev and the tests Criterion (deps); the
 # other checks of `make check` a C++ compiler, clang (the optimiser
-# checks build with gcc and clang) and man(1) (deps-tools).  Each installs
+# checks build with gcc and clang), man(1) and cmake (deps-tools).  Each installs
 # what is missing when it can (root with apt-get), or names it in one line.
 DEB_PACKAGES := liburcu-dev libcriterion-dev pkg-config
-DEB_TOOLS    := g++:g++ clang:clang man:man-db
+DEB_TOOLS    := g++:g++ clang:clang man:man-db cmake:cmake
 need_debs = \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -149,7 +179,7 @@ $(LIBDIR_B)/librculist-%.so.$(VERSION): $(CORE_OBJ) $(B)/obj/flavors/%.o $(B)/ma
 	$(Q)$(CC) -shared $(LDFLAGS) -o $@ $(CORE_OBJ) $(B)/obj/flavors/$*.o \
 		-Wl,-soname,librculist-$*.so.$(MAJOR) \
 		-Wl,--version-script=$(B)/map/rculist-$*.map -Wl,-Bsymbolic \
-		-Wl,-z,nodelete -lurcu-$* -lurcu-common -lpthread -ldl
+		-Wl,-z,nodelete $(call urcu_libs,$*) -lpthread -ldl
 	$(Q)ln -sf librculist-$*.so.$(VERSION) $(LIBDIR_B)/librculist-$*.so.$(MAJOR)
 	$(Q)rm -f $(LIBDIR_B)/librculist-$*.so && $(call dev_link_script,$*) > $(LIBDIR_B)/librculist-$*.so
 
@@ -165,10 +195,11 @@ dev_link_script = { \
 	$(foreach o,$(filter-out $(1),$(FLAVORS)),echo 'ASSERT(!DEFINED(rculist__linked_$(o)), "rculist: -lrculist-$(1) and -lrculist-$(o) are both linked into this program: link one flavour (libraries of other flavours may still be loaded beside it)")';) \
 	}
 
-# The .pc files carry the install directories: a stamp holding them is
-# rewritten, and the .pc files regenerated, when PREFIX & co. change.
-PC_DIRS := $(prefix):$(libdir):$(includedir)
-$(B)/pkgconfig/.dirs: FORCE
+# The .pc files and the CMake package carry the install directories (and
+# the package where liburcu was found): a stamp holding them is rewritten,
+# and the files regenerated, when PREFIX & co. or liburcu's place change.
+PC_DIRS = $(prefix):$(libdir):$(includedir):$(URCU_LIBDIR):$(URCU_INCLUDEDIR)
+$(B)/pkgconfig/.dirs: FORCE | $(B)/.deps
 	$(Q)mkdir -p $(dir $@)
 	$(Q)[ "$$(cat $@ 2>/dev/null)" = '$(PC_DIRS)' ] || echo '$(PC_DIRS)' > $@
 .PHONY: FORCE
@@ -181,17 +212,29 @@ $(B)/pkgconfig/rculist-%.pc: core/rculist.pc.in $(VERSION_H) $(B)/pkgconfig/.dir
 		-e 's|@includedir@|$(includedir)|' -e 's|@version@|$(VERSION)|' \
 		-e 's|@flavor@|$*|g' $< > $@
 
+# The CMake package: find_package(rculist), imported targets rculist::<f>
+# and rculist::<f>_static (core/rculist-config.cmake.in).
+SIZEOF_VOID_P = $(shell $(CC) -dM -E -x c /dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
+$(B)/cmake/rculist-%.cmake: core/rculist-%.cmake.in $(VERSION_H) $(B)/pkgconfig/.dirs
+	$(call quiet,GEN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)sed -e 's|@libdir@|$(libdir)|g' -e 's|@includedir@|$(includedir)|g' \
+		-e 's|@VERSION@|$(VERSION)|g' -e 's|@MAJOR@|$(MAJOR)|g' \
+		-e 's|@FLAVORS@|$(subst $() ,;,$(FLAVORS))|g' \
+		-e 's|@urcu_libdir@|$(URCU_LIBDIR)|g' -e 's|@urcu_includedir@|$(URCU_INCLUDEDIR)|g' \
+		-e 's|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' $< > $@
+
 # ---------------------------------------------------------------- tests
 # Each suite is compiled once and linked with every flavour library.
 TEST_SRC  := $(sort $(wildcard tests/*.c))
 TEST_OBJ  := $(TEST_SRC:%.c=$(B)/%.o)
-TEST_LIBS  = -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lcriterion -lpthread
+TEST_LIBS  = -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) $(CRITERION_LIBS) $(URCU_RPATH) -lpthread
 test_bin   = $(B)/tests/$(1)/unit
 
 $(B)/tests/%.o: tests/%.c | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(CRITERION_CFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(B)/tests/%/unit: $(TEST_OBJ) $(LIBDIR_B)/librculist-%.so.$(VERSION)
 	$(call quiet,LD,$@)
@@ -219,7 +262,7 @@ check: ## Run every test (what CI runs)
 	@echo "== make check: all passed"
 
 # -------------------------------------------------------------- install
-install: lib ## Install headers, libraries and .pc files under $(DESTDIR)$(PREFIX)
+install: lib ## Install headers, libraries, .pc files and the CMake package under $(DESTDIR)$(PREFIX)
 	$(Q)$(INSTALL) -d $(DESTDIR)$(includedir)/rculist $(DESTDIR)$(libdir) \
 		$(DESTDIR)$(pkgconfigdir)
 	$(Q)$(INSTALL) -m 644 include/rculist.h $(DESTDIR)$(includedir)/
@@ -231,6 +274,8 @@ install: lib ## Install headers, libraries and .pc files under $(DESTDIR)$(PREFI
 		$(INSTALL) -m 644 $(LIBDIR_B)/librculist-$$f.so $(DESTDIR)$(libdir)/; \
 	done
 	$(Q)$(INSTALL) -m 644 $(PCS) $(DESTDIR)$(pkgconfigdir)/
+	$(Q)$(INSTALL) -d $(DESTDIR)$(cmakedir)
+	$(Q)$(INSTALL) -m 644 $(CMAKE_CFGS) $(DESTDIR)$(cmakedir)/
 	$(Q)$(INSTALL) -d $(DESTDIR)$(datadir)/rculist
 	$(Q)$(INSTALL) -m 644 core/rculist.supp $(DESTDIR)$(datadir)/rculist/
 	@echo "  INSTALL  $(DESTDIR)$(prefix)"
@@ -243,7 +288,7 @@ uninstall: ## Remove what install installed
 		      $(DESTDIR)$(libdir)/librculist-$$f.so* \
 		      $(DESTDIR)$(pkgconfigdir)/rculist-$$f.pc; \
 	done
-	$(Q)rm -rf $(DESTDIR)$(datadir)/rculist
+	$(Q)rm -rf $(DESTDIR)$(datadir)/rculist $(DESTDIR)$(cmakedir)
 
 clean: ## Remove build/
 	$(Q)rm -rf $(B)
@@ -252,6 +297,6 @@ clean: ## Remove build/
 # beside its sources; they add to CHECKS what `make check` runs.
 include $(sort $(wildcard tests/*.mk bench/*.mk examples/*.mk man/*.mk))
 
-# Dependency files of objects (-MMD); those of programs built in one step
+# Dependency files of objects (DEPFLAGS); those of programs built in one step
 # are not read, so no pattern rule is ever asked to remake one.
 -include $(wildcard $(patsubst %.o,%.d,$(shell find $(B) -name '*.o' 2>/dev/null)))

@@ -99,7 +99,7 @@ $(BENCH_B)/%/bench: $(BENCH_NEUTRAL) $(call bench_flavor_objs,%) \
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_NEUTRAL) $(call bench_flavor_objs,$*) \
 		-L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* \
-		-lurcu-$* -lurcu-common -lpthread -lm
+		$(call urcu_libs,$*) -lpthread -lm
 
 # The LTO side: rl.c compiled with -flto (once, flavour-neutral), its
 # read side inlined when the static binary is linked with -flto against a
@@ -118,7 +118,7 @@ $(BENCH_B)/%/bench-static: $(BENCH_NEUTRAL) $(BENCH_O)/rlto.o \
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -flto -fpie $(LDFLAGS) -static -o $@ $(BENCH_NEUTRAL) \
 		$(BENCH_O)/rlto.o $(call bench_flavor_objs,$*) \
-		$(LIBDIR_B)/librculist-$*.a -lurcu-$* -lurcu-common -lpthread -ldl -lm
+		$(LIBDIR_B)/librculist-$*.a $(call pkg,--static --libs liburcu-$*) -lpthread -ldl -lm
 
 # bench/reclaim.c: rculist_free_rcu() against rculist_call_rcu() per
 # element, 1 and 2 updaters, one summary line per case; part of `make

@@ -11,7 +11,7 @@ CHECKS += check-examples
 
 EX_B     := $(B)/examples
 EX_FLAGS  = $(ALL_CPPFLAGS) $(ALL_CFLAGS)
-EX_LINK   = -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$(1) -lpthread
+EX_LINK   = $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$(1) -lpthread
 
 EX_PROGS := $(foreach f,$(FLAVORS),$(EX_B)/route_table-$(f) $(EX_B)/qsbr_server-$(f))
 
@@ -46,13 +46,13 @@ $(PL_B)/libplugin-%.so: $(PL_SRC) $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/
 	$(call quiet,LD,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(EX_FLAGS) -fPIC -fvisibility=hidden -DPLUGIN_FLAVOR='"$*"' \
-		-shared $< -o $@ $(LDFLAGS) $(call EX_LINK,$*)
+		-shared $< -o $@ $(call EX_LINK,$*)
 
 # The recipe for a plugin that must not depend on an installed rculist:
 # the bp archive linked in, its symbols kept local (--exclude-libs), and
 # liburcu-bp as the only RCU dependency.
 STATIC_EMBED = -Wl,-Bstatic -lrculist-bp -Wl,-Bdynamic -Wl,--exclude-libs,librculist-bp.a \
-	$(shell pkg-config --libs liburcu-bp) -lurcu-common -lpthread -ldl
+	$(call urcu_libs,bp) -lpthread -ldl
 $(PL_B)/libplugin-static.so: $(PL_SRC) $(LIBDIR_B)/librculist-bp.a | $(B)/.deps
 	$(call quiet,LD,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -60,7 +60,7 @@ $(PL_B)/libplugin-static.so: $(PL_SRC) $(LIBDIR_B)/librculist-bp.a | $(B)/.deps
 		-DPLUGIN_EMBEDDED -shared $< -o $@ $(LDFLAGS) -L$(LIBDIR_B) $(STATIC_EMBED)
 
 host_defs  = $(if $(filter urcu,$(1)),-DHOST_URCU_MEMB,$(if $(filter none,$(1)),,-DHOST_RCULIST -DHOST_FLAVOR='"$(1)"'))
-host_libs  = $(if $(filter urcu,$(1)),$(shell pkg-config --libs liburcu-memb),$(if $(filter none,$(1)),,$(call EX_LINK,$(1))))
+host_libs  = $(if $(filter urcu,$(1)),$(call urcu_libs,memb),$(if $(filter none,$(1)),,$(call EX_LINK,$(1))))
 PL_HOST_SRC := examples/libplugin/host.c examples/libplugin/plugin.h
 
 define host_rules

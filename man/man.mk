@@ -65,7 +65,7 @@ check-man: lib $(MAN_STAMP) ## Render every man page without warnings, compile a
 		x=$(MAN_B)/examples/$$(basename $$p); \
 		sed -n '/^\.\\" example-begin/,/^\.\\" example-end/p' $$p | \
 			sed '/^\.\\"/d;/^\.EX$$/d;/^\.EE$$/d;s/\\-/-/g;s/\\e/\\/g' > $$x.c; \
-		$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Werror $$x.c -o $$x \
+		$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Werror $$x.c -o $$x $(LDFLAGS) \
 			-L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$$f -lpthread || exit 1; \
 		printf '   %-28s [%s] ' $$p $$f; $$x || { echo "$$p: example failed" >&2; exit 1; }; \
 	done
@@ -100,7 +100,7 @@ check-man-names: $(MAN_STAMP) ## Every public name has a doc comment and `man 3 
 	@# man/liburcu-0.13.names is what man/urcu-names.sh derives from an
 	@# installed liburcu 0.13.
 	$(Q)v=$$(pkg-config --modversion liburcu 2>/dev/null); case "$$v" in \
-	0.13.*) sh man/urcu-names.sh $(CC) $(CPPFLAGS) > $(MAN_T)/urcu.names; \
+	0.13.*) sh man/urcu-names.sh $(CC) $(URCU_CFLAGS) $(CPPFLAGS) > $(MAN_T)/urcu.names; \
 		diff -u $(MAN_URCU) $(MAN_T)/urcu.names >&2 || \
 			{ echo "$(MAN_URCU) is stale: run man/urcu-names.sh > $(MAN_URCU)" >&2; exit 1; }; \
 		echo "== man: $(MAN_URCU) matches liburcu $$v's headers";; \

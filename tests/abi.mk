@@ -19,7 +19,7 @@ CXX_FOUND    := $(foreach c,$(CXX_COMPILERS),$(call have_tool,$(c)))
 STRICT_FOUND := $(foreach c,$(STRICT_CCS),$(call have_tool,$(c)))
 
 ADOPT_WARN := -Wall -Wextra -Wshadow -Wcast-qual -Werror
-ADOPT_LINK  = -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$(1)
+ADOPT_LINK  = $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$(1)
 CXX_B      := $(B)/cxx
 
 # One object per (compiler, standard), linked with each flavour.

@@ -3,15 +3,17 @@
 # tests/adopt.mk - what someone adopting rculist does, checked:
 #   check-adopt   make install into a temporary PREFIX (and DESTDIR), build
 #                 every example out of tree with nothing but pkg-config,
-#                 shared and --static, run them, make uninstall, and find
-#                 no file left behind
+#                 shared and --static, run them; the same with cmake's
+#                 find_package(rculist) (tests/cmake); make uninstall,
+#                 and find no file left behind
 #   format-check  clang-format (kernel style, .clang-format) on our files
 #   lint          cppcheck and clang-tidy on core/ flavors/ include/
 CHECKS += check-adopt
 
 ADOPT_TMP = $(abspath $(B))/adopt
-# The examples, as a user would build them from the installed files.
-adopt_pc = $$(PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config $(2) --cflags --libs rculist-$(1))
+# The examples, as a user would build them from the installed files (the
+# installed .pc files first, then PKG_CONFIG_PATH, e.g. another liburcu).
+adopt_pc = $$(pkg-config $(2) --cflags --libs rculist-$(1))
 
 .PHONY: check-adopt format-check lint
 check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-config, uninstall
@@ -19,9 +21,10 @@ check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-co
 	$(Q)rm -rf $(ADOPT_TMP) && mkdir -p $(ADOPT_TMP)/out
 	$(Q)$(MAKE) --no-print-directory install PREFIX=$(ADOPT_TMP)/prefix >/dev/null
 	$(Q)pfx=$(ADOPT_TMP)/prefix; out=$(ADOPT_TMP)/out; set -e; \
+	export PKG_CONFIG_PATH=$$pfx/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}; \
 	for f in $(FLAVORS); do \
-		PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config --exists rculist-$$f; \
-		[ "$$(PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config --modversion rculist-$$f)" = $(VERSION) ]; \
+		pkg-config --exists rculist-$$f; \
+		[ "$$(pkg-config --modversion rculist-$$f)" = $(VERSION) ]; \
 		$(CC) examples/route_table/route_table.c -o $$out/route_table-$$f \
 			$(call adopt_pc,$$f) -Wl,-rpath,$$pfx/lib; \
 		$(CC) examples/qsbr_server/qsbr_server.c -o $$out/qsbr_server-$$f \
@@ -35,8 +38,8 @@ check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-co
 	pl="examples/libplugin/plugin.c -fPIC -fvisibility=hidden -shared -DPLUGIN_FLAVOR=\"bp\""; \
 	$(CC) $$pl -o $$out/libplugin-bp.so $(call adopt_pc,bp) -Wl,-rpath,$$pfx/lib; \
 	$(CC) $$pl -DPLUGIN_EMBEDDED -o $$out/libplugin-static.so \
-		$$(PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config --cflags rculist-bp) \
-		-L$$(PKG_CONFIG_PATH=$$pfx/lib/pkgconfig pkg-config --variable=libdir rculist-bp) \
+		$$(pkg-config --cflags rculist-bp) \
+		-L$$(pkg-config --variable=libdir rculist-bp) \
 		-Wl,-Bstatic -lrculist-bp -Wl,-Bdynamic -Wl,--exclude-libs,librculist-bp.a \
 		$$(pkg-config --libs liburcu-bp) -lurcu-common -lpthread -ldl; \
 	! nm -D --defined-only $$out/libplugin-static.so | grep ' rculist_'; \
@@ -47,6 +50,32 @@ check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-co
 	for p in bp static; do \
 		printf '   '; $$out/host-none-dlopen $$out/libplugin-$$p.so 10 100; \
 	done
+	@echo "== adopt: find_package(rculist) with cmake, rculist::<flavour> and rculist::<flavour>_static"
+	$(Q)pfx=$(ADOPT_TMP)/prefix; cm=$(ADOPT_TMP)/cmake; set -e; \
+	cmake_run() { d=$$1; shift; cmake -S tests/cmake -B $$d -DCMAKE_PREFIX_PATH=$$pfx \
+		-DCMAKE_C_COMPILER=$(CC) "$$@" >$$d.log 2>&1; }; \
+	cmake_run $$cm || { cat $$cm.log >&2; exit 1; }; \
+	cmake --build $$cm -j2 >$$cm-build.log 2>&1 || { cat $$cm-build.log >&2; exit 1; }; \
+	for f in $(FLAVORS); do \
+		for k in "" static-; do \
+			out=$$($$cm/route_table-$$k$$f 2 20); \
+			case "$$out" in "route_table [$$f]: "*", 0 bad routes seen") ;; \
+			*) echo "cmake route_table-$$k$$f: $$out" >&2; exit 1;; esac; \
+			needs=$$(readelf -d $$cm/route_table-$$k$$f | sed -n 's/.*Shared library: \[\(librculist-[a-z]*\.so\.[0-9]*\)\]/\1/p'); \
+			want=; [ -n "$$k" ] || want=librculist-$$f.so.$(MAJOR); \
+			[ "$$needs" = "$$want" ] || { echo "cmake route_table-$$k$$f needs '$$needs', expected '$$want'" >&2; exit 1; }; \
+		done; \
+		printf '   %-5s rculist::%s (needs %s), rculist::%s_static (no librculist needed): %s\n' \
+			$$f $$f librculist-$$f.so.$(MAJOR) $$f "$${out#*: }"; \
+	done; \
+	! cmake_run $$cm-two -DRCULIST_TWO_FLAVORS=ON; \
+	grep -q 'INTERFACE_RCULIST_FLAVOR property of "rculist::[a-z]*" does' $$cm-two.log || \
+		{ cat $$cm-two.log >&2; exit 1; }; \
+	echo "   one target linking rculist::memb and rculist::qsbr: cmake refuses to generate it"; \
+	! cmake_run $$cm-none -DRCULIST_COMPONENT=nosuch; \
+	grep -q 'rculist: no flavour nosuch' $$cm-none.log || { cat $$cm-none.log >&2; exit 1; }; \
+	cmake_run $$cm-qsbr -DRCULIST_COMPONENT=qsbr || { cat $$cm-qsbr.log >&2; exit 1; }; \
+	echo "   COMPONENTS qsbr found; COMPONENTS nosuch fails naming the flavours"
 	@echo "== adopt: make uninstall leaves no file behind"
 	$(Q)$(MAKE) --no-print-directory uninstall PREFIX=$(ADOPT_TMP)/prefix
 	$(Q)left=$$(find $(ADOPT_TMP)/prefix ! -type d); \

@@ -9,11 +9,11 @@ check-compat: $(LIBDIR_B)/librculist-qsbr.so.$(VERSION) $(LIBDIR_B)/librculist-m
 	@echo "== liburcu headers after <rculist.h>, flavour header before it"
 	$(Q)mkdir -p $(B)/compat
 	$(Q)$(CC) $(COMPAT_FLAGS) tests/compat/after.c -o $(B)/compat/after \
-		-lurcu-qsbr -lurcu-common && $(B)/compat/after
+		$(LDFLAGS) $(call urcu_libs,qsbr) && $(B)/compat/after
 	$(Q)$(CC) $(COMPAT_FLAGS) tests/compat/lgpl_first.c -o $(B)/compat/lgpl_first \
-		-lurcu-bp -lurcu-common && $(B)/compat/lgpl_first
+		$(LDFLAGS) $(call urcu_libs,bp) && $(B)/compat/lgpl_first
 	$(Q)$(CC) $(COMPAT_FLAGS) tests/compat/nolgpl.c -o $(B)/compat/nolgpl \
-		-lurcu-memb -lurcu-common && $(B)/compat/nolgpl
+		$(LDFLAGS) $(call urcu_libs,memb) && $(B)/compat/nolgpl
 	@echo "== a liburcu list header before <rculist.h> stops with our #error"
 	$(Q)if $(CC) $(COMPAT_FLAGS) -c tests/compat/before.c -o $(B)/compat/before.o \
 		2>$(B)/compat/before.err; then \
@@ -24,11 +24,11 @@ check-compat: $(LIBDIR_B)/librculist-qsbr.so.$(VERSION) $(LIBDIR_B)/librculist-m
 		{ echo "compat: more than one error:" >&2; cat $(B)/compat/before.err >&2; exit 1; }
 	@echo "== -DRCULIST_INLINE_MEMB links with rculist-memb, and not with rculist-qsbr"
 	$(Q)$(CC) $(COMPAT_FLAGS) -DRCULIST_INLINE_MEMB tests/compat/inline_flavor.c \
-		-o $(B)/compat/inline_memb -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) \
-		-lrculist-memb -lurcu-memb -lurcu-common && $(B)/compat/inline_memb
+		-o $(B)/compat/inline_memb $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) \
+		-lrculist-memb $(call urcu_libs,memb) && $(B)/compat/inline_memb
 	$(Q)if $(CC) $(COMPAT_FLAGS) -DRCULIST_INLINE_MEMB tests/compat/inline_flavor.c \
-		-o $(B)/compat/inline_wrong -L$(LIBDIR_B) -lrculist-qsbr \
-		-lurcu-memb -lurcu-qsbr -lurcu-common 2>$(B)/compat/inline_wrong.err; then \
+		-o $(B)/compat/inline_wrong $(LDFLAGS) -L$(LIBDIR_B) -lrculist-qsbr \
+		$(call urcu_libs,memb) $(call urcu_libs,qsbr) 2>$(B)/compat/inline_wrong.err; then \
 		echo "compat: inline memb linked with rculist-qsbr" >&2; exit 1; fi
 	$(Q)grep -q 'rculist_flavor_is_memb' $(B)/compat/inline_wrong.err || \
 		{ cat $(B)/compat/inline_wrong.err >&2; exit 1; }

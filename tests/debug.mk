@@ -9,7 +9,7 @@ DEBUG_TEST_OBJ := $(TEST_SRC:tests/%.c=$(DEBUG_B)/%.o)
 $(DEBUG_B)/%.o: tests/%.c | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CPPFLAGS) -DRCULIST_DEBUG $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(CRITERION_CFLAGS) -DRCULIST_DEBUG $(ALL_CFLAGS) -c $< -o $@
 
 $(DEBUG_B)/%/unit: $(DEBUG_TEST_OBJ) $(LIBDIR_B)/librculist-%.so.$(VERSION)
 	$(call quiet,LD,$@)

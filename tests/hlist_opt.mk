@@ -11,7 +11,7 @@ HLIST_OPT_CCS   := gcc clang
 HLIST_OPT_OPTS  := O2 O3
 HLIST_OPT_KINDS := plain ubsan
 HLIST_OPT_UBSAN := -fsanitize=undefined -fno-sanitize-recover=all
-HLIST_OPT_LIBS   = -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-memb -lpthread
+HLIST_OPT_LIBS   = $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-memb -lpthread
 HLIST_OPT_BINS  := $(foreach c,$(HLIST_OPT_CCS),$(foreach o,$(HLIST_OPT_OPTS),\
 		   $(foreach k,$(HLIST_OPT_KINDS),$(HLIST_OPT_B)/opt-$(c)-$(o)-$(k))))
 
@@ -28,7 +28,7 @@ hlist_opt_san = $$(if printf 'int main(void){return 0;}\n' | \
 $(HLIST_OPT_B)/opt-%: tests/hlist_opt/opt.c $(LIBDIR_B)/librculist-memb.so.$(VERSION) | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(call hlist_opt_part,$*,1) $(filter-out -MMD -MP,$(ALL_CPPFLAGS)) $(ALL_CFLAGS) \
+	$(Q)$(call hlist_opt_part,$*,1) $(filter-out $(DEPFLAGS),$(ALL_CPPFLAGS)) $(ALL_CFLAGS) \
 		-$(call hlist_opt_part,$*,2) \
 		$(if $(filter ubsan,$(call hlist_opt_part,$*,3)),$(call hlist_opt_san,$(call hlist_opt_part,$*,1))) \
 		$< -o $@ $(HLIST_OPT_LIBS)

@@ -18,9 +18,9 @@ LTO_BINS  := $(foreach f,$(FLAVORS),$(foreach c,$(LTO_CCS),$(LTO_B)/$(f)/$(c)))
 $(LTO_B)/%: tests/lto/lto.c $(LIBS_A) | $(B)/.deps
 	$(call quiet,LD,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(call lto_cc,$(notdir $@)) -O2 -Iinclude -std=gnu11 $(WARNINGS) $< -o $@ \
-		$(call lib_a,$(notdir $(patsubst %/,%,$(dir $*)))) \
-		-lurcu-$(notdir $(patsubst %/,%,$(dir $*))) -lurcu-common -lpthread -ldl
+	$(Q)$(call lto_cc,$(notdir $@)) -O2 -Iinclude $(URCU_CFLAGS) $(CPPFLAGS) -std=gnu11 $(WARNINGS) $< -o $@ \
+		$(LDFLAGS) $(call lib_a,$(notdir $(patsubst %/,%,$(dir $*)))) \
+		$(call urcu_libs,$(notdir $(patsubst %/,%,$(dir $*)))) -lpthread -ldl
 
 .PHONY: check-lto
 check-lto: $(LTO_BINS) ## Link a reader against each archive with and without -flto, gcc and clang

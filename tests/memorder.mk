@@ -29,11 +29,21 @@ MO_CC_clang := clang --target=aarch64-linux-gnu
 MO_CHECK    := python3 tests/memorder/check.py
 MO_MUTANTS  := $(shell sed -n 's/^\([a-z][a-z-]*\) *|.*/\1/p' tests/memorder/mutants)
 
+# liburcu's headers (for struct rcu_head and the runtime's declarations):
+# the host's, as pkg-config finds them.  Debian installs them under the
+# host's multiarch directory, which no cross compiler searches (and which
+# holds the host's glibc headers too), so a directory of one link, urcu,
+# stands for it.  What ops.c takes from them is the same for every
+# architecture (urcu/arch.h chooses by the target's own macros), and
+# nothing is linked.
+MO_URCU_DIR := $(MO_B)/urcu-include
+MO_URCU      = -isystem $(MO_URCU_DIR)
+
 # The compiler and level of variant $(1) (gcc-O2).
 mo_cc  = $(MO_CC_$(word 1,$(subst -, ,$(1))))
 mo_opt = -$(word 2,$(subst -, ,$(1)))
 # Shell: compile ops.c as variant $(1) against the headers in $(2) into $(3).
-mo_compile = $(call mo_cc,$(1)) -std=gnu11 $(WARNINGS) $(call mo_opt,$(1)) -I$(2) \
+mo_compile = $(call mo_cc,$(1)) -std=gnu11 $(WARNINGS) $(call mo_opt,$(1)) -I$(2) $(MO_URCU) \
 	-S tests/memorder/ops.c -o $(3)
 
 .PHONY: check-memory-order deps-memorder
@@ -44,12 +54,16 @@ deps-memorder:
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	$(need_debs)
 
-$(MO_B)/%.s: tests/memorder/ops.c $(wildcard include/*.h include/rculist/*.h) | deps-memorder
+$(MO_URCU_DIR)/urcu: FORCE
+	$(Q)mkdir -p $(dir $@)
+	$(Q)[ "$$(readlink $@)" = '$(URCU_INCLUDEDIR)/urcu' ] || ln -sfn '$(URCU_INCLUDEDIR)/urcu' $@
+
+$(MO_B)/%.s: tests/memorder/ops.c $(wildcard include/*.h include/rculist/*.h) | deps-memorder $(MO_URCU_DIR)/urcu
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(call mo_compile,$*,include,$@)
 
-check-memory-order: $(MO_VARIANTS:%=$(MO_B)/%.s) ## Release stores and acquire loads in the aarch64 code of every _rcu operation
+check-memory-order: $(MO_VARIANTS:%=$(MO_B)/%.s) $(MO_URCU_DIR)/urcu ## Release stores and acquire loads in the aarch64 code of every _rcu operation
 	@echo "== memory order on aarch64: publications are releases, reader loads acquires"
 	$(Q)for v in $(MO_VARIANTS); do \
 		$(MO_CHECK) tests/memorder/ops.c $(MO_B)/$$v.s $(MO_HEADERS) || exit 1; \
@@ -62,7 +76,7 @@ check-memory-order: $(MO_VARIANTS:%=$(MO_B)/%.s) ## Release stores and acquire l
 		funcs=$$(sed -n "s/^$$m *|\([^|]*|\)\{4\} *//p" tests/memorder/mutants); \
 		for v in $(MO_MUTANT_VARIANTS); do \
 			case $$v in gcc-*) cc='$(MO_CC_gcc)';; clang-*) cc='$(MO_CC_clang)';; esac; \
-			$$cc -std=gnu11 $(WARNINGS) -$${v#*-} -I$$d/include -S tests/memorder/ops.c \
+			$$cc -std=gnu11 $(WARNINGS) -$${v#*-} -I$$d/include $(MO_URCU) -S tests/memorder/ops.c \
 				-o $$d/$$v.s || exit 1; \
 			$(MO_CHECK) tests/memorder/ops.c $$d/$$v.s \
 				$(MO_HEADERS:include/%=$$d/include/%) >$$d/$$v.out 2>&1; st=$$?; \

@@ -62,7 +62,7 @@ ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 ASAN_ENV   := ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=97:abort_on_error=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=97
 ASAN_MAKE   = $(MAKE) --no-print-directory B=$(ASAN_B) CFLAGS='$(ASAN_FLAGS)' \
-	LDFLAGS='-fsanitize=address,undefined' TORTURE_ENV='$(ASAN_ENV)'
+	LDFLAGS='$(LDFLAGS) -fsanitize=address,undefined' TORTURE_ENV='$(ASAN_ENV)'
 
 # The unit suites run with leak detection off: Criterion 2.4.1 leaks a
 # block of its own at exit, and ignores exit-time leaks anyway (the
@@ -87,7 +87,7 @@ asan: ## ASan+UBSan: the unit suites and a short torture (build/asan)
 asan-selftest: ## Prove make asan fails on a planted early free and a planted leak
 	$(Q)for bug in EARLY_FREE LEAK; do \
 		$(MAKE) --no-print-directory B=$(ASAN_B)/plant-$$bug CFLAGS='$(ASAN_FLAGS)' \
-			LDFLAGS='-fsanitize=address,undefined' \
+			LDFLAGS='$(LDFLAGS) -fsanitize=address,undefined' \
 			TORTURE_DEFS=-DTORTURE_PLANT_$$bug \
 			$(ASAN_B)/plant-$$bug/torture/memb/torture >/dev/null || exit 1; \
 		$(ASAN_ENV) $(ASAN_B)/plant-$$bug/torture/memb/torture 1 \

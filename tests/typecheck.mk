@@ -12,7 +12,7 @@ CHECKS += check-typecheck
 TC_CXX_STDS ?= 11 14 17 20
 TC_SRC      := tests/typecheck/members.c
 TC_CONST    := tests/typecheck/const.c
-TC_WARN     := -Iinclude $(CPPFLAGS) -Wall -Wextra -Wshadow -Wcast-qual
+TC_WARN      = -Iinclude $(URCU_CFLAGS) $(CPPFLAGS) -Wall -Wextra -Wshadow -Wcast-qual
 
 # Each configuration: a label and its command line.
 tc_c_gnu11  = $(1) -std=gnu11 $(TC_WARN) -Wstrict-prototypes
