@@ -14,6 +14,9 @@ src=$1 out=$2 version=$3
 
 rm -rf "$out"
 mkdir -p "$out"
+# grohtml draws what it cannot set as text (tbl tables) into PNG files in
+# the current directory: render in $out, each page's images named after it.
+src=$(cd "$src" && pwd)
 pages=$(cd "$src" && ls man7/*.7 man3/*.3)
 
 # Links: <b>name</b>(N) where name.N exists.
@@ -23,7 +26,8 @@ sedlinks=$(awk '{ n = $1; gsub(/[.]/, "\\.", n)
 	"$out/.pages")
 for p in $pages; do
 	f=${p#man?/}
-	groff -Thtml -man -P -l -P -r "$src/$p" 2>/dev/null | sed "$sedlinks" > "$out/$f.html"
+	(cd "$out" && groff -t -Thtml -man -P -l -P -r -P -I"$f-" "$src/$p" 2>/dev/null) |
+		sed "$sedlinks" > "$out/$f.html"
 done
 rm -f "$out/.pages"
 
