@@ -5,20 +5,26 @@
 # tests/mutants/survivors/ holds planted bugs not yet caught every run
 # (the splice publishing its run before the last next: the splices are
 # sampled by a timer, not single-stepped); run them with MUTANTS=...
-# tests/mutants/stale/: the early free planted in core/reclaim.c before
-# its rewrite (branch i12-reclaim); it no longer applies and must be
-# planted again in the new implementation.
+# tests/mutants/reclaim/: early frees planted in core/reclaim.c (a batch
+# freed before its grace period ends), run against the reclaim suite,
+# whose readers hold a freed block and check it.
 #   make check-mutants [MUTANT_RUNS=5] [MUTANT_FILTER='conc_updates/*']
 #                      [MUTANTS='tests/mutants/a.patch ...']
 MUTANT_RUNS   ?= 5
 MUTANT_FILTER ?= conc_updates/*
 MUTANTS       ?=
+MUTANT_RECLAIM_FILTER ?= reclaim/*
 
 .PHONY: check-mutants
 check-mutants: | deps ## Plant each bug of tests/mutants/ and show every run of every flavour fails
 	@echo "== planted bugs, $(MUTANT_RUNS) runs per flavour, suites '$(MUTANT_FILTER)'"
 	$(Q)tests/mutants/run.sh $(B)/mutants '$(FLAVORS)' $(MUTANT_RUNS) \
 		'$(MUTANT_FILTER)' $(MUTANTS)
+ifeq ($(MUTANTS),)
+	@echo "== planted early frees, $(MUTANT_RUNS) runs per flavour, suites '$(MUTANT_RECLAIM_FILTER)'"
+	$(Q)tests/mutants/run.sh $(B)/mutants '$(FLAVORS)' $(MUTANT_RUNS) \
+		'$(MUTANT_RECLAIM_FILTER)' $(wildcard tests/mutants/reclaim/*.patch)
+endif
 
 # Two list bugs that made make check hang (a back pointer forgotten):
 # with every suite's .timeout the whole unit suite must fail, and end,
