@@ -628,3 +628,11 @@ void rculist__debug_rcu_barrier(const char *file, int line)
 	rculist_rcu_barrier();
 	rculist__debug_leave();
 }
+
+void rculist__debug_cond_synchronize_rcu(struct rculist_gp_cookie cookie,
+					 const char *file, int line)
+{
+	rculist__debug_enter("rculist_cond_synchronize_rcu", file, line);
+	rculist_cond_synchronize_rcu(cookie);
+	rculist__debug_leave();
+}

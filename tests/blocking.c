@@ -4,8 +4,8 @@
  * critical section is reported, in one line naming the call and the
  * reason, then aborts, instead of deadlocking (memb, bp) or silently
  * ending the section (qsbr): rculist_synchronize_rcu(),
- * rculist_rcu_barrier(), cds_list_splice_init_rcu() and
- * cds_list_splice_tail_init_rcu().
+ * rculist_rcu_barrier(), rculist_cond_synchronize_rcu(),
+ * cds_list_splice_init_rcu() and cds_list_splice_tail_init_rcu().
  *
  * Compiled in both builds: without RCULIST_DEBUG the library's own check
  * reports the call without its site; in debug mode with it.  memb and bp
@@ -125,6 +125,32 @@ Test(blocking, rcu_barrier_inside_section_after_free_rcu, .signal = SIGABRT)
 	rculist_free_rcu(p, rcu);
 	enter_section();
 	PROVOKE("rculist_rcu_barrier", rculist_rcu_barrier());
+}
+
+/* A cookie no grace period has satisfied: the call would wait. */
+Test(blocking, cond_synchronize_rcu_inside_section, .signal = SIGABRT)
+{
+	struct rculist_gp_cookie c;
+
+	rculist_register_thread();
+	c = rculist_get_state_synchronize_rcu();
+	enter_section();
+	cr_assert_not(rculist_poll_state_synchronize_rcu(c));
+	PROVOKE("rculist_cond_synchronize_rcu", rculist_cond_synchronize_rcu(c));
+}
+
+/* Satisfied: it would return at once, but the call is misplaced all the same. */
+Test(blocking, cond_synchronize_rcu_satisfied_inside_section,
+     .signal = SIGABRT)
+{
+	struct rculist_gp_cookie c;
+
+	rculist_register_thread();
+	c = rculist_get_state_synchronize_rcu();
+	rculist_synchronize_rcu();
+	cr_assert(rculist_poll_state_synchronize_rcu(c));
+	enter_section();
+	PROVOKE("rculist_cond_synchronize_rcu", rculist_cond_synchronize_rcu(c));
 }
 
 static CDS_LIST_HEAD(src);

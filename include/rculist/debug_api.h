@@ -140,6 +140,8 @@ void rculist__debug_quiescent_state(const char *file, int line);
 void rculist__debug_thread_offline(const char *file, int line);
 void rculist__debug_synchronize_rcu(const char *file, int line);
 void rculist__debug_rcu_barrier(const char *file, int line);
+void rculist__debug_cond_synchronize_rcu(struct rculist_gp_cookie cookie,
+					 const char *file, int line);
 
 RCULIST__END_DECLS
 
@@ -312,12 +314,15 @@ RCULIST__END_DECLS
 #undef rculist_thread_offline
 #undef rculist_synchronize_rcu
 #undef rculist_rcu_barrier
+#undef rculist_cond_synchronize_rcu
 #define rculist_read_lock()	rculist__debug_read_lock(__FILE__, __LINE__)
 #define rculist_read_unlock()	rculist__debug_read_unlock(__FILE__, __LINE__)
 #define rculist_quiescent_state() rculist__debug_quiescent_state(__FILE__, __LINE__)
 #define rculist_thread_offline() rculist__debug_thread_offline(__FILE__, __LINE__)
 #define rculist_synchronize_rcu() rculist__debug_synchronize_rcu(__FILE__, __LINE__)
 #define rculist_rcu_barrier()	rculist__debug_rcu_barrier(__FILE__, __LINE__)
+#define rculist_cond_synchronize_rcu(cookie)				\
+	rculist__debug_cond_synchronize_rcu((cookie), __FILE__, __LINE__)
 
 #endif /* RCULIST_DEBUG */
 
