@@ -105,10 +105,13 @@ check-abi: $(FLAVORS:%=$(CXX_B)/version-%) $(PCS) ## Exported symbols, soname, p
 		printf '   %-6s %2d symbols rculist_*@@%s, soname %s, nodelete, version %s\n' \
 			$$f $$(printf '%s\n' $$syms | wc -l) $$node $$soname $(VERSION); \
 	done
-	$(Q)set -- $(FLAVORS); log=$(CXX_B)/two-flavors.log; \
-	if $(CC) -o $(CXX_B)/two-flavors $(CXX_B)/version.o $(call ADOPT_LINK,$$1) \
-		-lrculist-$$2 >$$log 2>&1; then \
-		echo "linking -lrculist-$$1 -lrculist-$$2 into one program succeeded: it must fail" >&2; exit 1; fi; \
-	grep -q "rculist: -lrculist-$$2 and -lrculist-$$1 are both linked\|rculist: -lrculist-$$1 and -lrculist-$$2 are both linked" $$log || \
-		{ echo "two flavours in one link: the error does not name both:" >&2; cat $$log >&2; exit 1; }; \
-	echo "   one program, -lrculist-$$1 -lrculist-$$2: the link fails naming both"
+	$(Q)set -- $(FLAVORS); log=$(CXX_B)/two-flavors.log; used=; \
+	for ld in bfd gold lld; do \
+		command -v ld.$$ld >/dev/null 2>&1 || continue; used="$$used $$ld"; \
+		if $(CC) -fuse-ld=$$ld -o $(CXX_B)/two-flavors $(CXX_B)/version.o \
+			$(call ADOPT_LINK,$$1) -lrculist-$$2 >$$log 2>&1; then \
+			echo "ld.$$ld: linking -lrculist-$$1 -lrculist-$$2 into one program succeeded: it must fail" >&2; exit 1; fi; \
+		grep -q "rculist: -lrculist-$$2 and -lrculist-$$1 are both linked\|rculist: -lrculist-$$1 and -lrculist-$$2 are both linked" $$log || \
+			{ echo "ld.$$ld: two flavours in one link: the error does not name both:" >&2; cat $$log >&2; exit 1; }; \
+	done; \
+	echo "   one program, -lrculist-$$1 -lrculist-$$2: the link fails naming both (ld:$$used)"
