@@ -9,8 +9,9 @@
  * that; a plugin that embeds rculist statically (librculist-<f>.a linked
  * into its own .so) is the object itself, so at load time rculist marks
  * that object, and through it its liburcu, RTLD_NODELETE: the plugin's
- * dlclose() then runs its destructors but leaves its code mapped, and a
- * later dlopen() finds it loaded, with its state.
+ * dlclose() then leaves it loaded (glibc runs its destructors at exit,
+ * not at dlclose()), and a later dlopen() finds it as it was, with its
+ * state.
  *
  * In a program linked statically, or in the main executable, there is
  * nothing to pin and dlopen() simply finds nothing.
