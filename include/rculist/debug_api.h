@@ -23,16 +23,16 @@
  *
  * Debug mode counts, per thread, the sections opened with its
  * rculist_read_lock(), in every flavour: an RCU iterator or accessor
- * used outside one is reported under qsbr exactly as under memb and bp,
- * so a program tested under one flavour is checked against the contract
- * of all three.  (Under qsbr a section opened in a file compiled without
- * RCULIST_DEBUG is not counted.)
+ * used outside one is reported under qsbr exactly as under memb, bp and
+ * mb, so a program tested under one flavour is checked against the
+ * contract of all four.  (Under qsbr a section opened in a file compiled
+ * without RCULIST_DEBUG is not counted.)
  *
  * Always, debug mode or not: rculist_synchronize_rcu(),
- * rculist_rcu_barrier() and the splices that wait for a grace period,
- * called inside the caller's own read-side critical section, are
- * reported under memb and bp (qsbr: inside a section counted by debug
- * mode) instead of deadlocking.
+ * rculist_cond_synchronize_rcu(), rculist_rcu_barrier() and the splices
+ * that wait for a grace period, called inside the caller's own read-side
+ * critical section, are reported under memb, bp and mb (qsbr: inside a
+ * section counted by debug mode) instead of deadlocking.
  *
  * Included at the end of <rculist.h>,
  * after every real definition, so that the wrappers' own uses of the

@@ -211,9 +211,13 @@ static inline void __cds_list_splice_init_rcu(struct cds_list_head *list,
  * before: [list] <-> x <-> y   [h] <-> a    after: [list]   [h] <-> x <-> y <-> a
  *
  * Context: blocks for a grace period: never inside a read-side critical
- * section (memb and bp deadlock, qsbr ends the section), nor under a
- * lock that readers take.  The caller serialises the updates of both
- * lists; readers may walk either.
+ * section, nor under a lock that readers take.  Called inside the
+ * caller's own section with @list not empty, it is reported (one line on
+ * stderr naming it, then the error handler, abort() by default) before
+ * it touches either list, and does nothing if the handler returns: under
+ * memb, bp and mb always, under qsbr with -DRCULIST_DEBUG (without it,
+ * qsbr's grace period silently ends the caller's section).  The caller
+ * serialises the updates of both lists; readers may walk either.
  */
 static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
 					    struct cds_list_head *head)
@@ -229,7 +233,9 @@ static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
  *
  * before: [list] <-> x <-> y   [h] <-> a    after: [list]   [h] <-> a <-> x <-> y
  *
- * Context: as cds_list_splice_init_rcu(): blocks for a grace period.
+ * Context: as cds_list_splice_init_rcu(): blocks for a grace period;
+ * inside the caller's own read-side critical section it is reported and
+ * moves nothing (memb, bp and mb always, qsbr with -DRCULIST_DEBUG).
  */
 static inline void cds_list_splice_tail_init_rcu(struct cds_list_head *list,
 						 struct cds_list_head *head)

@@ -3,9 +3,9 @@
  * rculist/runtime.h - the flavour-neutral RCU runtime.
  *
  * Every flavour library (-lrculist-memb, -lrculist-qsbr, -lrculist-bp,
- * -lrculist-mb) exports these functions under the same names, so one object file
- * written against them links with any of the three.  Calls a flavour
- * does not need are cheap no-ops there:
+ * -lrculist-mb) exports these functions under the same names, so one
+ * object file written against them links with any of the four.  Calls a
+ * flavour does not need are cheap no-ops there:
  *
  *                          memb, mb    qsbr             bp
  *   register_thread        required    required         no-op (lazy)
@@ -15,7 +15,7 @@
  *
  * so a program that registers its reader threads, brackets its reads
  * with read_lock/unlock and announces quiescent states between them is
- * correct under all three.
+ * correct under all four.
  *
  * struct rcu_head is liburcu's own, from <urcu/call-rcu.h>.
  */
@@ -59,9 +59,10 @@ const char *rculist_flavor_name(void);
 /**
  * rculist_register_thread - make the calling thread an RCU reader
  *
- * memb and qsbr: required before the thread's first read-side critical
- * section (debug mode reports a reader that never registered).  bp: a
- * no-op (a thread registers itself on its first rculist_read_lock()).
+ * memb, qsbr and mb: required before the thread's first read-side
+ * critical section (debug mode reports a reader that never registered).
+ * bp: a no-op (a thread registers itself on its first
+ * rculist_read_lock()).
  * Under qsbr the thread is online afterwards: it must announce quiescent
  * states from now on.
  *
@@ -88,13 +89,17 @@ void rculist_unregister_thread(void);
  * Until the matching rculist_read_unlock() the thread may follow links
  * loaded with the _rcu iterators and accessors, and the elements it
  * reaches are not freed.  Sections nest.  memb and bp: a thread-local
- * counter update (bp registers the thread on its first call); qsbr: an
- * empty function, the thread being inside a section whenever it is
- * online.  With -DRCULIST_INLINE_<FLAVOUR> it is liburcu's inline code.
+ * counter update (bp registers the thread on its first call); mb: the
+ * same, and a full memory barrier; qsbr: an empty function, the thread
+ * being inside a section whenever it is online.  With
+ * -DRCULIST_INLINE_<FLAVOUR> it is liburcu's inline code.
  *
- * Context: any reader thread (registered under memb and qsbr; any
+ * Context: any reader thread (registered under memb, qsbr and mb; any
  * thread and signal handlers under bp).  The section must not block for
- * long nor call rculist_synchronize_rcu() (memb and bp deadlock).
+ * long nor wait for a grace period: rculist_synchronize_rcu() and the
+ * other blocking calls made inside it are reported, and the program
+ * aborts (memb, bp and mb always, qsbr with -DRCULIST_DEBUG; see
+ * rculist_synchronize_rcu()).
  */
 void rculist_read_lock(void);
 
@@ -123,7 +128,7 @@ int rculist_read_ongoing(void);
  *
  * qsbr: a registered thread calls it regularly (between requests of an
  * event loop, say); grace periods wait for every online thread to do so.
- * A no-op under memb and bp.
+ * A no-op under memb, bp and mb.
  *
  * Context: a registered reader, outside any read-side critical section
  * and holding no pointer loaded in one (debug mode reports a call inside
@@ -136,7 +141,8 @@ void rculist_quiescent_state(void);
  *
  * qsbr: bracket every blocking call (read, poll, sleep, condition wait)
  * with rculist_thread_offline() and rculist_thread_online(), so that
- * grace periods need not wait for the thread.  A no-op under memb and bp.
+ * grace periods need not wait for the thread.  A no-op under memb, bp
+ * and mb.
  *
  * Context: a registered reader, outside any read-side critical section.
  */
@@ -146,7 +152,7 @@ void rculist_thread_offline(void);
  * rculist_thread_online - announce that the thread reads again
  *
  * The end of a rculist_thread_offline() bracket (qsbr); a no-op under
- * memb and bp.
+ * memb, bp and mb.
  *
  * Context: a registered reader that called rculist_thread_offline().
  */
@@ -159,12 +165,17 @@ void rculist_thread_online(void);
  * call has ended: elements removed before the call may then be freed.
  * memb: microseconds (membarrier); qsbr: until every online thread
  * announced a quiescent state; bp: polls in 10 ms steps while a reader
- * is inside a section.
+ * is inside a section; mb: needs neither membarrier nor signals (the
+ * readers' own barriers pair with the updater's).
  *
  * Context: any thread (registered or not), outside any read-side
- * critical section: memb and bp deadlock, qsbr silently ends the
- * section (debug mode reports it).  Blocks; it must not be called with a
- * lock held that readers take.
+ * critical section.  Called inside the caller's own section it is
+ * reported (one line on stderr naming it, then the error handler,
+ * abort() by default) and returns without waiting if the handler
+ * returns: under memb, bp and mb always, under qsbr with -DRCULIST_DEBUG;
+ * without it qsbr's grace period silently ends the caller's section, as
+ * liburcu's does.  Blocks; it must not be called with a lock held that
+ * readers take.
  */
 void rculist_synchronize_rcu(void);
 
@@ -190,14 +201,18 @@ void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head)
  * every thread.  Call it before unloading code that callbacks run, or at
  * exit so that leak checkers see everything freed.
  *
- * Context: any thread, outside any read-side critical section; not from
- * a callback.  Blocks.
+ * Context: any thread, outside any read-side critical section (inside
+ * one it is reported, as below); not from a callback.  Blocks.
  *
- * Both blocking calls, and the splices that wait for a grace period,
- * report a call made inside the caller's own read-side critical section
- * under memb and bp (and under qsbr in debug mode) with one line on
- * stderr, then call the error handler (<rculist/debug_api.h>, abort() by
- * default), and return at once if it returns.
+ * The blocking calls (rculist_synchronize_rcu(),
+ * rculist_cond_synchronize_rcu(), rculist_rcu_barrier()) and the splices
+ * that wait for a grace period report a call made inside the caller's
+ * own read-side critical section with one line on stderr naming the
+ * call, then call the error handler (<rculist/debug_api.h>, abort() by
+ * default), and return at once if it returns: under memb, bp and mb
+ * always, under qsbr with -DRCULIST_DEBUG (whose rculist_read_lock()
+ * counts qsbr's sections).  Without it, under qsbr, the grace period
+ * silently ends the caller's section, as liburcu's does.
  */
 void rculist_rcu_barrier(void);
 
@@ -302,9 +317,11 @@ int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie);
  * cookie is satisfied.
  *
  * Context: may block, like rculist_synchronize_rcu(): never call it
- * inside a read-side critical section (memb, mb and bp deadlock, qsbr
- * silently ends the section), nor while holding a lock a reader waits
- * for.
+ * inside a read-side critical section, nor while holding a lock a reader
+ * waits for.  Called inside the caller's own section it is reported,
+ * even when @cookie is satisfied, as rculist_synchronize_rcu() is
+ * (memb, bp and mb always, qsbr with -DRCULIST_DEBUG; without it a grace
+ * period it waits for silently ends a qsbr caller's section).
  */
 void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie);
 
