@@ -50,6 +50,13 @@ panel ":conc:rculist :conc:rculist-batch :conc:urcu :conc:rwlock :conc:mutex" \
 	rm -f "$out/chart-gp1" "$out/chart-gp2" "$out/chart-gp3"
 } >"$out/chart-gp.dat"
 
+# The read panel's y range: from the medians, so that one disturbed
+# sample's whisker does not squash every bar (whiskers beyond are cut).
+read_range=$(awk '{ for (i = 2; i <= NF; i += 3) if ($i != "?") {
+		if (!n++ || $i > hi) hi = $i; if ($i < lo) lo = $i } }
+	END { hi = hi > 4 ? hi * 2 : 8; printf "[%g:%g]", lo < 0 ? lo * 2 : 0, hi }' \
+	"$out/chart-read.dat")
+
 for term in svg png; do
 	if [ $term = svg ]; then
 		setterm="set terminal svg size 1100,1350 dynamic font 'sans,13' background rgb 'white'"
@@ -71,9 +78,9 @@ set lmargin 12
 set rmargin 40
 set multiplot layout 3,1 title "rculist benchmark (make bench): $machine" noenhanced font ",15"
 
-set title "Read cost: ns a read-side section adds to a lookup (list of 8) over the unsynchronised walk" noenhanced
+set title "Read cost: ns a read-side section adds to a lookup (list of 8) over the unsynchronised walk\n(whiskers cut at twice the largest median)" noenhanced
 set ylabel "ns per lookup"
-set yrange [*:*]
+set yrange $read_range
 plot "$out/chart-read.dat" \
 	using 2:3:4:xtic(1) title "rculist, shared (default)" lc rgb "#1f77b4", \
 	'' using 5:6:7 title "rculist, static" lc rgb "#6baed6", \
@@ -85,6 +92,7 @@ plot "$out/chart-read.dat" \
 
 set title "Readers with an updater: lookups/s of 1 reader beside 1 flat-out updater (list of 8), log scale" noenhanced
 set ylabel "M lookups/s"
+set yrange [*:*]
 set logscale y
 plot "$out/chart-conc.dat" \
 	using (\$2/1e6):(\$3/1e6):(\$4/1e6):xtic(1) title "rculist, call_rcu per update" lc rgb "#1f77b4", \

@@ -267,7 +267,7 @@ static void write_summary(void)
 
 		fprintf(sum_csv, "%s,%s,%s,%s,%s,%.6g,%.6g,%.6g,%d,%d\n", label,
 			r->section, r->workload, r->side, r->metric, s.med,
-			s.min, s.max, s.n, s.noisy);
+			s.min, s.max, r->n - s.noisy, s.noisy);
 	}
 }
 

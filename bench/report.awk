@@ -66,4 +66,42 @@ END {
 	print "(read, static and lto: the static binary linked with -flto, against its own liburcu inline;"
 	print " reclamation: M callbacks/s of rculist_call_rcu(), M updates/s of a flat-out updater freeing"
 	print " each element by call_rcu, or by one rculist_synchronize_rcu() per 1024)"
+	if (reclaim == "")
+		exit
+	# bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P
+	while ((getline line < reclaim) > 0) {
+		if (line !~ /^reclaim: /)
+			continue
+		delete kv
+		m = split(line, w, " ")
+		for (j = 2; j <= m; j++) {
+			split(w[j], pair, "=")
+			kv[pair[1]] = pair[2]
+		}
+		rk = kv["impl"] "," kv["flavor"] "," kv["updaters"]
+		rate[rk] = si(kv["updates/s"])
+		peak[rk] = kv["peak_waiting"]
+	}
+	print "\nReclamation (bench-reclaim): M updates/s of updaters that allocate an element and retire it,"
+	print "each by rculist_free_rcu() or by rculist_call_rcu(); x: free_rcu's 2 updaters over its 1 and"
+	print "over call_rcu's 2; peak: most blocks waiting for a grace period at once (free_rcu, 2 updaters)"
+	printf "\n%-6s %11s %11s %6s %11s %10s %10s\n", "flavor", "free_rcu:1", \
+		"free_rcu:2", "x1", "call_rcu:2", "xcall_rcu", "peak"
+	for (i = 1; i <= n; i++) {
+		f = fl[i]
+		a = "free_rcu," f ",1"; b = "free_rcu," f ",2"; c = "call_rcu," f ",2"
+		if (!(b in rate))
+			continue
+		printf "%-6s %11.2f %11.2f %5.2fx %11.2f %9.2fx %10d\n", f, rate[a] / 1e6, \
+			rate[b] / 1e6, rate[b] / rate[a], rate[c] / 1e6, rate[b] / rate[c], peak[b]
+	}
+}
+# "21.68M" (bench/reclaim.c's print_si) as a number.
+function si(v,    mult) {
+	mult = 1
+	if (v ~ /M$/) mult = 1e6
+	else if (v ~ /k$/) mult = 1e3
+	else if (v ~ /G$/) mult = 1e9
+	sub(/[kMG]$/, "", v)
+	return v * mult
 }

@@ -38,7 +38,11 @@ for f in "$@"; do
 	"$dir/$f/bench-static" -l "$f-static" -o "$raw" -s "$sum" static cost
 done
 
-awk -F, -v flavors="$*" -f "$here/report.awk" "$sum"
+# bench-reclaim's lines, when make bench ran it first (bench/bench.mk).
+reclaim=
+[ -f "$dir/reclaim.txt" ] && [ "$dir/reclaim.txt" -nt "$dir/$1/reclaim" ] &&
+	reclaim=$dir/reclaim.txt
+awk -F, -v flavors="$*" -v reclaim="$reclaim" -f "$here/report.awk" "$sum"
 
 if command -v gnuplot >/dev/null 2>&1; then
 	sh "$here/chart.sh" "$sum" "$out" "$machine" "$*" &&
