@@ -5,7 +5,7 @@
 #
 #   make torture [DURATION=10]   every flavour, DURATION seconds each
 #   make check-torture           the short run `make check` does (3 s each)
-#   make asan                    ASan+UBSan build in build/asan: unit suites
+#   make asan                    ASan+UBSan build in build/asan-$(CC): unit suites
 #                                and a short torture
 #   make valgrind                memcheck over the unit suites and a short
 #                                torture (no errors, no definite leaks)
@@ -56,7 +56,10 @@ torture-run: $(TORTURE_BINS)
 # (the torture runs outside Criterion, which ignores exit-time leaks).
 # liburcu 0.13's inline bp read side does a misaligned access (FACTS):
 # -fno-sanitize=alignment.
-ASAN_B     := $(B)/asan
+# The sanitizer trees are per compiler: objects of gcc and clang never mix
+# when CC changes between runs (CC=clang make valgrind after a gcc build).
+SAN_CC     := $(notdir $(firstword $(CC)))
+ASAN_B     := $(B)/asan-$(SAN_CC)
 ASAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize=alignment -fno-sanitize-recover=all
 ASAN_ENV   := ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=97:abort_on_error=0 \
@@ -78,7 +81,7 @@ ASAN_UNIT_ENV := ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 \
 # core/fork.c's handlers under ASan in the torture's forks).
 ASAN_UNIT_FILTER := !(reclaim/*|fork/*)
 
-asan: ## ASan+UBSan: the unit suites and a short torture (build/asan)
+asan: ## ASan+UBSan: the unit suites and a short torture (build/asan-<cc>)
 	$(Q)$(ASAN_MAKE) $(foreach f,$(FLAVORS),$(ASAN_B)/tests/$(f)/unit)
 	$(Q)for f in $(FLAVORS); do \
 		echo "== asan, unit tests, flavour $$f"; \
@@ -133,7 +136,7 @@ VG_UNIT_FILTER := !(reclaim/free_rcu_frees_every_block|reclaim/free_rcu_waits_fo
 VG_CFLAGS = $(CFLAGS) -gdwarf-4
 ifeq ($(VG_INNER),)
 valgrind: ## memcheck: unit suites and a short torture
-	$(Q)$(MAKE) --no-print-directory B=$(B)/vg CFLAGS='$(VG_CFLAGS)' VG_INNER=1 valgrind
+	$(Q)$(MAKE) --no-print-directory B=$(B)/vg-$(SAN_CC) CFLAGS='$(VG_CFLAGS)' VG_INNER=1 valgrind
 else
 valgrind: lib $(foreach f,$(FLAVORS),$(call test_bin,$(f))) $(TORTURE_BINS)
 	$(Q)rm -rf $(VG_B) && mkdir -p $(VG_B)
