@@ -2,7 +2,7 @@
 #
 # tests/arm64.mk - the libraries, the unit suites and the torture built for
 # aarch64 and run under qemu-user (included by the Makefile; not part of
-# make check: about 3 minutes here, and it needs arm64 packages).
+# make check: about 5 minutes here, and it needs arm64 packages).
 #
 #   make check-arm64 [ARM64_TORTURE_SECONDS=5]
 #
@@ -13,7 +13,10 @@
 # missing; an arm64 package that apt cannot install beside the host's
 # (bookworm: libcriterion-dev:arm64, whose libnanomsg5 differs from the
 # amd64 one by a binNMU, would remove the amd64 Criterion) is unpacked into
-# build/arm64/sysroot instead, with the arm64 packages it needs.
+# build/arm64/sysroot instead, with the arm64 packages it needs; the ld
+# scripts unpacked there (libc.so: GROUP ( /lib/... /usr/lib/...
+# libc_nonshared.a )) are pointed at the sysroot for each file that is
+# there and not on the host.
 #
 # What it shows and what it does not: qemu-user runs the aarch64 code
 # (stlr, ldar, dmb and all) on the x86-64 host by translation (TCG).  Its
@@ -37,13 +40,15 @@ ARM64_SHIM    := $(ARM64_B)/exec_qemu.so
 # The guest's environment: the execve() shim, the private sysroot's libraries.
 ARM64_RUN      = RCULIST_ARM64_QEMU=$$(command -v $(ARM64_QEMU)) \
 	LD_PRELOAD=$(abspath $(ARM64_SHIM)) \
-	LD_LIBRARY_PATH=$(abspath $(ARM64_SYSROOT))$(ARM64_LIBDIR) $(ARM64_QEMU)
-ARM64_MAKE     = $(MAKE) --no-print-directory B=$(ARM64_B) CC=$(ARM64_CC) \
+	LD_LIBRARY_PATH=$(abspath $(ARM64_SYSROOT))$(ARM64_LIBDIR):$(abspath $(ARM64_SYSROOT))/lib/aarch64-linux-gnu $(ARM64_QEMU)
+# pkg-config's variables go in the sub-make's environment: its $(shell
+# pkg-config ...) calls see that, not make's own variables (GNU make 4.3).
+ARM64_MAKE     = PKG_CONFIG_LIBDIR=$(ARM64_LIBDIR)/pkgconfig:/usr/share/pkgconfig \
+	PKG_CONFIG_PATH=$(abspath $(ARM64_SYSROOT))$(ARM64_LIBDIR)/pkgconfig \
+	$(MAKE) --no-print-directory B=$(ARM64_B) CC=$(ARM64_CC) \
 	AR=aarch64-linux-gnu-ar \
 	CPPFLAGS='-isystem $(abspath $(ARM64_SYSROOT))/usr/include' \
-	LDFLAGS='-L$(abspath $(ARM64_SYSROOT))$(ARM64_LIBDIR) -Wl,-rpath-link,$(abspath $(ARM64_SYSROOT))$(ARM64_LIBDIR)' \
-	PKG_CONFIG_LIBDIR=$(ARM64_LIBDIR)/pkgconfig:/usr/share/pkgconfig \
-	PKG_CONFIG_PATH=$(abspath $(ARM64_SYSROOT))$(ARM64_LIBDIR)/pkgconfig
+	LDFLAGS='-L$(abspath $(ARM64_SYSROOT))$(ARM64_LIBDIR) -Wl,-rpath-link,$(abspath $(ARM64_SYSROOT))$(ARM64_LIBDIR) -Wl,-rpath-link,$(abspath $(ARM64_SYSROOT))/lib/aarch64-linux-gnu'
 
 .PHONY: check-arm64 deps-arm64
 deps-arm64:
@@ -77,6 +82,13 @@ deps-arm64:
 		(cd $(ARM64_SYSROOT) && apt-get download -qq $$debs 2>/dev/null) || exit 1; \
 		for d in $(ARM64_SYSROOT)/*.deb; do dpkg-deb -x $$d $(ARM64_SYSROOT) || exit 1; done; \
 		rm -f $(ARM64_SYSROOT)/*.deb; \
+		sr=$$(cd $(ARM64_SYSROOT) && pwd); \
+		for f in $$sr$(ARM64_LIBDIR)/*.so; do \
+			grep -qs 'GNU ld script' $$f || continue; \
+			for a in $$(grep -o ' /[^ )]*' $$f); do \
+				[ -e $$a ] || [ ! -e $$sr$$a ] || sed -i "s| $$a| $$sr$$a|g" $$f; \
+			done; \
+		done; \
 		echo "$$p" >> $(ARM64_SYSROOT)/.unpacked; \
 	done
 
