@@ -27,8 +27,8 @@ static double now_ns(void)
 
 static void report(const char *op, double ns, long calls)
 {
-	printf("poll flavor=%s op=%s ns=%.1f calls=%ld\n", rculist_flavor_name(), op,
-	       ns / calls, calls);
+	printf("poll flavor=%s op=%s ns=%.1f calls=%ld\n",
+	       rculist_flavor_name(), op, ns / calls, calls);
 }
 
 int main(int argc, char **argv)

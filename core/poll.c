@@ -45,7 +45,7 @@ static int queued;
 static unsigned long carried; /* written by the owner of queued only */
 static struct rcu_head poll_head;
 
-#define load(p)	    __atomic_load_n(p, __ATOMIC_SEQ_CST)
+#define load(p)	     __atomic_load_n(p, __ATOMIC_SEQ_CST)
 #define fetch_inc(p) __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST)
 
 /* Whether @a comes after @b, modulo wrap. */

@@ -140,8 +140,7 @@ Test(blocking, cond_synchronize_rcu_inside_section, .signal = SIGABRT)
 }
 
 /* Satisfied: it would return at once, but the call is misplaced all the same. */
-Test(blocking, cond_synchronize_rcu_satisfied_inside_section,
-     .signal = SIGABRT)
+Test(blocking, cond_synchronize_rcu_satisfied_inside_section, .signal = SIGABRT)
 {
 	struct rculist_gp_cookie c;
 

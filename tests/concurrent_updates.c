@@ -63,9 +63,9 @@ TestSuite(conc_updates, .timeout = 30);
 #define CU_BOUND	 4096 /* a walk longer than this never ends */
 #define CU_HOLD_UPDATES	 16
 #define CU_HOLD_SECS	 0.002
-#define CU_SECS		 0.4 /* minimum update time of a test */
-#define CU_MARKER	 5   /* end marker value of the nulls list */
-#define CU_INSTANT_USECS 50  /* the instant reader's period */
+#define CU_SECS		 0.4  /* minimum update time of a test */
+#define CU_MARKER	 5    /* end marker value of the nulls list */
+#define CU_INSTANT_USECS 50   /* the instant reader's period */
 #define CU_MIN_SAMPLES	 100  /* instant reader samples a test needs */
 #define CU_SAMPLE_SECS	 20.0 /* the longest a test waits for them */
 

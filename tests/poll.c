@@ -213,21 +213,26 @@ Test(poll, cookies_compare_across_the_wrap)
 			wrapped = 1;
 		prev = c;
 		cr_assert_not(rculist_poll_state_synchronize_rcu(c),
-			      "cookie %lu satisfied before its grace period", c.seq);
+			      "cookie %lu satisfied before its grace period",
+			      c.seq);
 		if (i % 2) {
 			rculist_synchronize_rcu();
 		} else {
 			c = rculist_start_poll_synchronize_rcu();
 			cr_assert(satisfied_within(c, 20000),
-				  "start_poll cookie %lu not satisfied in 20 s", c.seq);
+				  "start_poll cookie %lu not satisfied in 20 s",
+				  c.seq);
 		}
 		cr_assert(rculist_poll_state_synchronize_rcu(prev),
-			  "cookie %lu not satisfied after its grace period", prev.seq);
+			  "cookie %lu not satisfied after its grace period",
+			  prev.seq);
 	}
-	cr_assert(wrapped, "300 grace periods did not wrap the counter (%lu to %lu)",
+	cr_assert(wrapped,
+		  "300 grace periods did not wrap the counter (%lu to %lu)",
 		  first.seq, prev.seq);
 	cr_assert(rculist_poll_state_synchronize_rcu(first),
-		  "cookie %lu, from before the wrap, no longer satisfied", first.seq);
+		  "cookie %lu, from before the wrap, no longer satisfied",
+		  first.seq);
 }
 
 /* Threads calling start_poll at once: every cookie is satisfied. */

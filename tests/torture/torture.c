@@ -945,8 +945,7 @@ static void fork_round(void)
 	if (read(fd[0], &v, 1) == 1)
 		verdict = v;
 	close(fd[0]);
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    verdict != 0)
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || verdict != 0)
 		violation(K_FORK_CHILD, "child status", status, verdict);
 }
 

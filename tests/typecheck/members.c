@@ -30,18 +30,19 @@ struct obj {
  * @good: TC_YES puts a 1 second in TC_SECOND's arguments, an undefined
  * TC_BAD_name leaves the 0 there.
  */
-#define TC_YES			~, 1
-#define TC_SECOND(a, b, ...)	b
-#define TC_IS_YES(...)		TC_SECOND(__VA_ARGS__, 0, ~)
-#define TC_CAT2(a, b)		a##b
-#define TC_CAT(a, b)		TC_CAT2(a, b)
-#define TC_PICK_0(good, wrong)	good
-#define TC_PICK_1(good, wrong)	wrong
-#define TC_PICK(flag, good, wrong) TC_CAT(TC_PICK_, TC_IS_YES(flag))(good, wrong)
+#define TC_YES		       ~, 1
+#define TC_SECOND(a, b, ...)   b
+#define TC_IS_YES(...)	       TC_SECOND(__VA_ARGS__, 0, ~)
+#define TC_CAT2(a, b)	       a##b
+#define TC_CAT(a, b)	       TC_CAT2(a, b)
+#define TC_PICK_0(good, wrong) good
+#define TC_PICK_1(good, wrong) wrong
+#define TC_PICK(flag, good, wrong) \
+	TC_CAT(TC_PICK_, TC_IS_YES(flag))(good, wrong)
 
-#define TC_L(name)	TC_PICK(TC_BAD_##name, link, hnode)
-#define TC_H(name)	TC_PICK(TC_BAD_##name, hnode, link)
-#define TC_N(name)	TC_PICK(TC_BAD_##name, nnode, hnode)
+#define TC_L(name) TC_PICK(TC_BAD_##name, link, hnode)
+#define TC_H(name) TC_PICK(TC_BAD_##name, hnode, link)
+#define TC_N(name) TC_PICK(TC_BAD_##name, nnode, hnode)
 
 /* One use per line, however long: clang-format would wrap them. */
 /* clang-format off */
