@@ -380,7 +380,15 @@ static int stop;
 
 struct reader_stats {
 	unsigned long lookups, restarts, stable_misses, wrong, mover_hits;
+	unsigned long bounded; /* lookups cut at LOOKUP_BOUND */
 };
+
+/*
+ * Elements a lookup may visit, restarts included, before it gives up: a
+ * list bug (a cycle, a lost back pointer) then fails the test instead of
+ * walking for ever.  A correct lookup visits a few dozen.
+ */
+#define LOOKUP_BOUND 100000
 
 static unsigned int bucket_of(int key)
 {
@@ -401,16 +409,21 @@ static void linger(void)
 }
 
 /* Look @key up; on a hit, *@gen is the element's gen seen before its key. */
-static struct telem *lookup(int key, unsigned int *gen, unsigned long *restarts)
+static struct telem *lookup(int key, unsigned int *gen, struct reader_stats *st)
 {
 	unsigned int b = bucket_of(key);
 	struct cds_hlist_nulls_node *pos;
 	struct telem *e;
+	long visits = 0;
 
 again:
 	cds_hlist_nulls_for_each_entry_rcu(e, pos, &table[b], node) {
 		unsigned int g = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
 
+		if (++visits > LOOKUP_BOUND) {
+			__atomic_fetch_add(&st->bounded, 1, __ATOMIC_RELAXED);
+			return NULL;
+		}
 		linger();
 		if (g % 2 == 0 && key_of(e) == key) {
 			/* Re-check: the element may have been recycled. */
@@ -423,7 +436,11 @@ again:
 		}
 	}
 	if (cds_get_nulls_value(pos) != b) {
-		__atomic_fetch_add(restarts, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&st->restarts, 1, __ATOMIC_RELAXED);
+		if (++visits > LOOKUP_BOUND) {
+			__atomic_fetch_add(&st->bounded, 1, __ATOMIC_RELAXED);
+			return NULL;
+		}
 		goto again;
 	}
 	return NULL;
@@ -455,13 +472,13 @@ static void *reader(void *arg)
 		struct telem *e;
 
 		rculist_read_lock();
-		e = lookup(k, &g, &st->restarts);
+		e = lookup(k, &g, st);
 		if (!e)
 			st->stable_misses++;
 		else if (e != &stable[k])
 			st->wrong++;
 		k = MOVER_KEY0 + (int)(rnd(&seed) % MOVER_KEYS);
-		e = lookup(k, &g, &st->restarts);
+		e = lookup(k, &g, st);
 		if (e) {
 			int now = key_of(e);
 
@@ -574,11 +591,15 @@ Test(nulls, recycled_without_grace_period_readers_restart, .timeout = 30)
 		sum.stable_misses += st[i].stable_misses;
 		sum.wrong += st[i].wrong;
 		sum.mover_hits += st[i].mover_hits;
+		sum.bounded += st[i].bounded;
 	}
 	cr_log_info("nulls %s: %lu moves, %lu lookups, %lu restarts, %lu mover hits",
 		    rculist_flavor_name(), moves, sum.lookups, sum.restarts,
 		    sum.mover_hits);
 
+	cr_assert_eq(sum.bounded, 0,
+		     "%lu lookups visited more than %d elements (a cycle?)",
+		     sum.bounded, LOOKUP_BOUND);
 	cr_assert_gt(moves, 1000, "updaters made only %lu moves", moves);
 	cr_assert_gt(sum.lookups, 1000, "readers made only %lu lookups",
 		     sum.lookups);
@@ -599,7 +620,8 @@ Test(nulls, recycled_without_grace_period_readers_restart, .timeout = 30)
 		cds_hlist_nulls_for_each_entry(e, pos, &table[i], node) {
 			cr_assert_eq(bucket_of(e->key), (unsigned int)i);
 			cr_assert_eq(e->gen % 2, 0);
-			n++;
+			cr_assert_leq(++n, STABLE + MOVERS,
+				      "a cycle in bucket %d", i);
 		}
 		cr_assert_eq(cds_get_nulls_value(pos), (unsigned long)i);
 	}
