@@ -97,23 +97,38 @@ $(ARM64_SHIM): tests/arm64/exec_qemu.c | deps-arm64
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(ARM64_CC) -std=gnu11 $(WARNINGS) -O2 -shared -fPIC -o $@ $< -ldl
 
-# Tests that fork() while other threads make their first frees:
-# reclaim::fork_during_first_frees crashed once under qemu-user here, and
-# fork::fork_during_first_free_rcu_does_not_deadlock had a grandchild
-# hang for 10 s once (bp, loaded machine); neither was diagnosed (a
-# multi-threaded guest's fork() under qemu-user, or a real race seen only
-# at qemu's speed).  They run natively in make check (and never failed
-# there, nor in 16 runs under load), and are left out under qemu.
-ARM64_UNIT_FILTER := !(reclaim/fork_during_first_frees|fork/fork_during_first_free_rcu_does_not_deadlock)
+# The unit tests that fork() while other threads are creating threads
+# (each thread's first rculist_free_rcu() is what they race with fork).
+# Under bookworm's qemu-user 7.2 the forked child hangs in qemu itself:
+# on a lock in qemu's own memory, every host signal blocked, its alarm()
+# pending for ever.  tests/arm64/fork_probe.c, which has no rculist and
+# no liburcu in it, hangs the same way in some runs, so check-arm64
+# runs it as evidence (ARM64_PROBE_SECS at most) and always leaves these
+# tests out under qemu: the hang (or a crash) comes only some of the time,
+# so a probe that ends proves nothing.  They run natively in make check.
+ARM64_FORK_TESTS  := reclaim/fork_during_first_frees|fork/fork_during_first_free_rcu_does_not_deadlock
+ARM64_PROBE       := $(ARM64_B)/fork_probe
+ARM64_PROBE_SECS  := 60
 
-check-arm64: $(ARM64_SHIM) ## Cross-build for aarch64 and run the unit suites and a short torture under qemu-user
+$(ARM64_PROBE): tests/arm64/fork_probe.c | deps-arm64
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(ARM64_CC) -std=gnu11 $(WARNINGS) -O2 -pthread -o $@ $<
+
+check-arm64: $(ARM64_SHIM) $(ARM64_PROBE) ## Cross-build for aarch64 and run the unit suites and a short torture under qemu-user
 	+$(Q)start=$$(date +%s); \
 	$(ARM64_MAKE) $(foreach f,$(FLAVORS),$(ARM64_B)/tests/$(f)/unit $(ARM64_B)/torture/$(f)/torture) || exit 1; \
 	built=$$(date +%s); \
+	if timeout -s KILL $(ARM64_PROBE_SECS) sh -c '$(ARM64_RUN) $(ARM64_PROBE) 200'; then \
+		echo "== fork_probe ended this time; qemu 7.2 hangs or crashes such children only some of the time"; \
+	else \
+		echo "== $(ARM64_PROBE) (no rculist in it) did not end in $(ARM64_PROBE_SECS) s: qemu hung a forked child"; \
+	fi; \
+	echo "== left out under qemu: $(ARM64_FORK_TESTS)"; \
+	set -- --filter '!($(ARM64_FORK_TESTS))'; \
 	for f in $(FLAVORS); do \
 		echo "== arm64 (qemu-user), unit tests, flavour $$f"; \
-		$(ARM64_RUN) $(ARM64_B)/tests/$$f/unit --jobs 2 \
-			--filter '$(ARM64_UNIT_FILTER)' || exit 1; \
+		$(ARM64_RUN) $(ARM64_B)/tests/$$f/unit --jobs 2 "$$@" || exit 1; \
 		echo "== arm64 (qemu-user), torture, flavour $$f, $(ARM64_TORTURE_SECONDS) s"; \
 		$(ARM64_RUN) $(ARM64_B)/torture/$$f/torture $(ARM64_TORTURE_SECONDS) || exit 1; \
 	done; \
