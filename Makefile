@@ -249,9 +249,14 @@ check-unit: $(FLAVORS:%=check-unit-%) ## Run the Criterion suites once per flavo
 # ever (--timeout does not bound a test without one), so each suite run is
 # bounded too, and says so when it is cut.
 UNIT_TIMEOUT ?= 300
+# The forks of tests/fork.c (RCULIST_TEST_FORKS, 10 to 1000): the full
+# count here; the passes that repeat the suites (check-debug, the second
+# compiler in .ci/run, check-urcu-prefix) make fewer (REPEAT_FORKS).
+UNIT_FORKS   ?= 1000
+REPEAT_FORKS ?= 100
 $(FLAVORS:%=check-unit-%): check-unit-%: $(B)/tests/%/unit
 	@echo "== unit tests, flavour $*"
-	$(Q)timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2; st=$$?; \
+	$(Q)RCULIST_TEST_FORKS=$(UNIT_FORKS) timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2; st=$$?; \
 	if [ $$st -eq 124 ] || [ $$st -eq 137 ]; then \
 		echo "check-unit-$*: the suite did not end within $(UNIT_TIMEOUT) s (a test hangs)" >&2; fi; \
 	exit $$st

@@ -20,7 +20,7 @@ $(DEBUG_B)/%/unit: $(DEBUG_TEST_OBJ) $(LIBDIR_B)/librculist-%.so.$(VERSION)
 check-debug: $(FLAVORS:%=check-debug-%) check-debug-zero-cost ## Run the unit suites in debug mode, and prove it free when off
 $(FLAVORS:%=check-debug-%): check-debug-%: $(DEBUG_B)/%/unit
 	@echo "== unit tests in debug mode (-DRCULIST_DEBUG), flavour $*"
-	$(Q)$< --jobs 2
+	$(Q)RCULIST_TEST_FORKS=$(REPEAT_FORKS) $< --jobs 2
 
 check-debug-zero-cost: ## Show that debug hooks add no instruction when RCULIST_DEBUG is off
 	@echo "== debug hooks off: object code identical to headers without them"

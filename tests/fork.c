@@ -104,13 +104,36 @@ static int first_free_race(void)
 	return bad;
 }
 
-#define RACES 100
+/*
+ * How many forks thousands_of_forks_while_callbacks_free makes, and one
+ * race of first_free_race() per ten of them: RCULIST_TEST_FORKS, from 10
+ * to 1000 (the most the tests' timeouts allow), 1000 unless set.  Each
+ * fork waits for a grace period and liburcu's call_rcu thread (about
+ * 25 ms), so make check runs the full count once per flavour and fewer
+ * in the passes that repeat the suite (UNIT_FORKS in the Makefile).
+ */
+#define FORKS 1000
+
+static int test_forks(void)
+{
+	const char *s = getenv("RCULIST_TEST_FORKS");
+	char *end;
+	long n;
+
+	if (!s)
+		return FORKS;
+	n = strtol(s, &end, 10);
+	cr_assert(*s && !*end && n >= 10 && n <= FORKS,
+		  "RCULIST_TEST_FORKS=\"%s\": not a number of forks from 10 to %d",
+		  s, FORKS);
+	return (int)n;
+}
 
 Test(fork, fork_during_first_free_rcu_does_not_deadlock, .timeout = 120)
 {
-	int i;
+	int i, races = test_forks() / 10;
 
-	for (i = 0; i < RACES; i++) {
+	for (i = 0; i < races; i++) {
 		pid_t pid = fork();
 		int st;
 
@@ -124,15 +147,13 @@ Test(fork, fork_during_first_free_rcu_does_not_deadlock, .timeout = 120)
 	}
 }
 
-#define FORKS 1000
-
 Test(fork, thousands_of_forks_while_callbacks_free, .timeout = 120)
 {
 	pthread_t t;
-	int i;
+	int i, forks = test_forks();
 
 	cr_assert_eq(pthread_create(&t, NULL, freer, NULL), 0);
-	for (i = 0; i < FORKS; i++) {
+	for (i = 0; i < forks; i++) {
 		pid_t pid = fork();
 		int st;
 

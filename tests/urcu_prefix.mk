@@ -17,7 +17,8 @@ CHECKS += check-urcu-prefix
 URCU_PFX_B := $(B)/urcu-prefix
 URCU_PFX   := $(abspath $(URCU_PFX_B))/liburcu
 # The parts of make check that compile, link or run against liburcu (the
-# plugins' behaviour is make check's own: here 10 unload cycles, no memcheck).
+# plugins' behaviour and tests/fork.c's thousand forks are make check's
+# own: here 10 unload cycles, no memcheck, REPEAT_FORKS forks).
 URCU_PREFIX_CHECKS ?= check-unit check-examples check-compat check-lto check-adopt
 
 .PHONY: check-urcu-prefix
@@ -34,7 +35,7 @@ check-urcu-prefix: | $(B)/.deps ## make check's liburcu builds against a copy of
 		    "$$pc" > $(URCU_PFX)/lib/pkgconfig/$${pc##*/}; \
 	done
 	$(Q)PKG_CONFIG_PATH=$(URCU_PFX)/lib/pkgconfig $(MAKE) --no-print-directory \
-		B=$(URCU_PFX_B)/build DEPFLAGS='-MD -MP' PLUGIN_CYCLES=10 PLUGIN_VG_HOSTS= \
+		B=$(URCU_PFX_B)/build DEPFLAGS='-MD -MP' PLUGIN_CYCLES=10 PLUGIN_VG_HOSTS= UNIT_FORKS=$(REPEAT_FORKS) \
 		$(URCU_PREFIX_CHECKS) > $(URCU_PFX_B)/checks.log 2>&1 || \
 		{ tail -n 30 $(URCU_PFX_B)/checks.log >&2; echo "check-urcu-prefix: $(URCU_PREFIX_CHECKS) failed (log: $(URCU_PFX_B)/checks.log)" >&2; exit 1; }
 	$(Q)grep '^== .*passed\|Synthesis' $(URCU_PFX_B)/checks.log | sed 's/^/   /'
