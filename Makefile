@@ -263,12 +263,16 @@ $(FLAVORS:%=check-unit-%): check-unit-%: $(B)/tests/%/unit
 
 # Each check in turn, with the seconds it took.  CHECKS_SKIP leaves some
 # out: .ci/run's second compiler skips CC_NEUTRAL_CHECKS (below), which
-# build with fixed compilers of their own or with none.
+# build with fixed compilers of their own or with none.  The checks in
+# CHECKS_PARALLEL only compile, each result in a file of its own: they
+# run two jobs at once (the others run tests whose timing matters).
 CHECKS_SKIP ?=
+CHECKS_PARALLEL := check-typecheck
 check: ## Run every test (what CI runs)
 	$(Q)$(MAKE) --no-print-directory deps-tools
-	$(Q)for c in $(filter-out $(CHECKS_SKIP),$(CHECKS)); do t0=$$(date +%s); \
-		$(MAKE) --no-print-directory $$c || { echo "make check: $$c failed" >&2; exit 1; }; \
+	$(Q)for c in $(filter-out $(CHECKS_SKIP),$(CHECKS)); do t0=$$(date +%s); j=; \
+		case ' $(CHECKS_PARALLEL) ' in *" $$c "*) j=-j2;; esac; \
+		$(MAKE) --no-print-directory $$j $$c || { echo "make check: $$c failed" >&2; exit 1; }; \
 		echo "   ($$c: $$(($$(date +%s) - t0)) s)"; \
 	done
 	@echo "== make check: all passed"
