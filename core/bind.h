@@ -269,9 +269,28 @@ void rculist_synchronize_rcu(void)
 		rculist__stall_end(&wait);
 }
 
+/* Through core/fork.c's gate: a fork() never splits call_rcu()'s enqueue. */
 void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
+	rculist__call_rcu_enter();
 	RCULIST__URCU(call_rcu)(head, func);
+	rculist__call_rcu_leave();
+}
+
+/*
+ * Outside the gate, before each entry: call_rcu() creates the default
+ * call_rcu thread under call_rcu_mutex the first time, and bp's read
+ * lock registers the thread under bp's registry lock; the forking thread
+ * holds both while it waits for the gate to empty.  Once done, each is
+ * one load.
+ */
+void rculist__flavor_call_rcu_ready(void)
+{
+	(void)RCULIST__URCU(get_default_call_rcu_data)();
+#if !RCULIST__REGISTERS
+	RCULIST__URCU(read_lock)();
+	RCULIST__URCU(read_unlock)();
+#endif
 }
 
 void rculist__flavor_barrier(void)

@@ -26,8 +26,8 @@
  *
  * Lock order, one for the whole library: liburcu's (call_rcu_mutex,
  * taken by call_rcu_before_fork() while it pauses the call_rcu threads;
- * then bp's grace-period and registry locks), then core/reclaim.c's
- * registry_lock, then core/stall.c's lock.  The handlers take them in
+ * then bp's grace-period and registry locks), then the call_rcu gate
+ * (below), then core/reclaim.c's registry_lock, then core/stall.c's lock.  The handlers take them in
  * that order before the fork and release them in reverse after it.
  * Nothing in rculist holds one of its own locks across a call into
  * liburcu (call_rcu, synchronize_rcu, barrier, register): reclaim.c
@@ -42,14 +42,119 @@
  * call_rcu_before_fork() waits until every call_rcu thread is paused
  * between callbacks, so no callback is inside free() across the fork;
  * tests/fork.c forks 1000 times per flavour while callbacks free.
+ *
+ * The call_rcu gate.  liburcu's call_rcu() links a callback into its
+ * queue with two stores (swap the queue's tail, then link the old tail
+ * to the new one).  A fork() between the two, in another thread, leaves
+ * the child a queue whose last link never comes: the child's call_rcu
+ * thread waits for it for ever, and so does every rcu_barrier() there
+ * (1.7% of forks, while two threads called call_rcu(), before the gate).
+ * So every rculist call into call_rcu() (rculist_call_rcu(), and the
+ * hand-offs of rculist_free_rcu(), from the slot they take to the
+ * call_rcu() that queues it) goes through the gate, and the prepare
+ * handler closes it, once liburcu's call_rcu threads are paused, and
+ * waits until no thread is inside.
+ *
+ * Entering is one atomic increment of a counter of the thread's own
+ * (GATE_SHARDS of them, a cache line each) and one load of gate_closed;
+ * the fork stores gate_closed, then reads every counter.  Both sides are
+ * sequentially consistent, so either the thread sees the gate closed
+ * (and steps back out to wait) or the fork sees the thread inside (and
+ * waits for it).  Nothing inside may wait for the forking thread, which
+ * holds liburcu's call_rcu_mutex (and bp's locks) as it waits: before
+ * each entry, outside the gate, rculist__flavor_call_rcu_ready() does
+ * what call_rcu() would otherwise do under those locks (create the
+ * default call_rcu thread; bp: register the thread).
+ *
+ * rculist's gate covers rculist's calls only: a thread that calls
+ * liburcu's call_rcu() directly during a fork() can still leave the
+ * child that half-linked queue.
  */
 #include <pthread.h>
+#include <sched.h>
 
 #include "internal.h"
+
+#define GATE_SHARDS 64
+
+static struct gate_shard {
+	unsigned long inside;
+} __attribute__((aligned(64))) gate[GATE_SHARDS];
+static int gate_closed;
+static unsigned int gate_shards_given;
+
+/* The calling thread's shard (1 + index, 0 before its first entry). */
+static __thread unsigned int gate_shard;
+/* Its nesting (rculist_call_rcu() inside a hand-off), and whether it forks. */
+static __thread unsigned int gate_depth;
+static __thread int gate_forking;
+
+void rculist__call_rcu_enter(void)
+{
+	struct gate_shard *g;
+
+	if (gate_depth++)
+		return;
+	rculist__flavor_call_rcu_ready();
+	if (__builtin_expect(!gate_shard, 0))
+		gate_shard = 1 + __atomic_fetch_add(&gate_shards_given, 1,
+						    __ATOMIC_RELAXED) %
+					 GATE_SHARDS;
+	g = &gate[gate_shard - 1];
+	for (;;) {
+		__atomic_add_fetch(&g->inside, 1, __ATOMIC_SEQ_CST);
+		/* The forking thread's own calls (a signal handler) pass. */
+		if (!__atomic_load_n(&gate_closed, __ATOMIC_SEQ_CST) ||
+		    gate_forking)
+			return;
+		__atomic_sub_fetch(&g->inside, 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&gate_closed, __ATOMIC_ACQUIRE))
+			sched_yield();
+	}
+}
+
+void rculist__call_rcu_leave(void)
+{
+	if (--gate_depth)
+		return;
+	__atomic_sub_fetch(&gate[gate_shard - 1].inside, 1, __ATOMIC_RELEASE);
+}
+
+/* Wait until no thread but the caller is inside the gate. */
+static void gate_close(void)
+{
+	unsigned int i, own = gate_depth ? gate_shard - 1 : GATE_SHARDS;
+
+	gate_forking = 1;
+	__atomic_store_n(&gate_closed, 1, __ATOMIC_SEQ_CST);
+	for (i = 0; i < GATE_SHARDS; i++)
+		while (__atomic_load_n(&gate[i].inside, __ATOMIC_SEQ_CST) !=
+		       (i == own))
+			sched_yield();
+}
+
+static void gate_open_parent(void)
+{
+	__atomic_store_n(&gate_closed, 0, __ATOMIC_RELEASE);
+	gate_forking = 0;
+}
+
+/* The child: threads that stepped back out in the parent are not here. */
+static void gate_open_child(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < GATE_SHARDS; i++)
+		gate[i].inside = 0;
+	if (gate_depth)
+		gate[gate_shard - 1].inside = 1;
+	gate_open_parent();
+}
 
 static void before_fork(void)
 {
 	rculist__flavor_before_fork();
+	gate_close();
 	rculist__reclaim_before_fork();
 	rculist__stall_before_fork();
 }
@@ -58,6 +163,7 @@ static void after_fork_parent(void)
 {
 	rculist__stall_after_fork_parent();
 	rculist__reclaim_after_fork();
+	gate_open_parent();
 	rculist__flavor_after_fork_parent();
 }
 
@@ -65,6 +171,7 @@ static void after_fork_child(void)
 {
 	rculist__stall_after_fork_child();
 	rculist__reclaim_after_fork();
+	gate_open_child();
 	rculist__flavor_after_fork_child();
 }
 

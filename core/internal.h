@@ -50,6 +50,15 @@ RCULIST__HIDDEN void rculist__stall_after_fork_child(void);
 RCULIST__HIDDEN void rculist__flavor_before_fork(void);
 RCULIST__HIDDEN void rculist__flavor_after_fork_parent(void);
 RCULIST__HIDDEN void rculist__flavor_after_fork_child(void);
+/*
+ * core/fork.c's call_rcu gate, around every rculist call into call_rcu()
+ * (and what leads up to it): a fork() waits until no thread is inside.
+ * Flavour: before each entry, what call_rcu() would do under a lock the
+ * forking thread holds (create the default call_rcu thread; register).
+ */
+RCULIST__HIDDEN void rculist__call_rcu_enter(void);
+RCULIST__HIDDEN void rculist__call_rcu_leave(void);
+RCULIST__HIDDEN void rculist__flavor_call_rcu_ready(void);
 /* core/fork.c's constructor, referenced so static links pull it in. */
 RCULIST__HIDDEN void rculist__fork_init(void);
 /* core/pin.c's constructor: the object rculist is linked into stays mapped. */

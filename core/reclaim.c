@@ -42,7 +42,8 @@
  * sweeper at a time, and adopt()).  Neither is ever held across a call
  * into liburcu (call_rcu, synchronize_rcu, barrier) or into malloc.
  * The fork() handlers take registry_lock after the flavour's own locks
- * (call_rcu_mutex and bp's), see core/fork.c.
+ * (call_rcu_mutex and bp's) and the call_rcu gate, see core/fork.c; a
+ * hand-off or sweep enters the gate holding neither lock.
  *
  * Not async-signal-safe: the first call in a thread allocates its state,
  * and hand-offs call call_rcu() and free().
@@ -273,6 +274,7 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 	struct pending *list = NULL;
 	int send = 0;
 
+	rculist__call_rcu_enter();
 	pthread_mutex_lock(&s->sweep_lock);
 	if (__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST) ||
 	    __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE) != SLOT_FREE)
@@ -310,6 +312,7 @@ unlock:
 		rculist_call_rcu(&sl->rcu, slot_done);
 		__atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
 	}
+	rculist__call_rcu_leave();
 }
 
 /*
@@ -324,6 +327,7 @@ static void hand_off(struct state *s)
 	unsigned long n;
 	int free_st;
 
+	rculist__call_rcu_enter();
 	window_open(&s->owner_seq);
 	claim_done(s);
 	for (sl = s->slot; sl < s->slot + SLOTS && !use; sl++) {
@@ -352,6 +356,7 @@ static void hand_off(struct state *s)
 	rculist_call_rcu(&use->rcu, slot_done);
 out:
 	window_close(&s->owner_seq);
+	rculist__call_rcu_leave();
 }
 
 /* Thread exit: send what the thread holds, give its state back. */
@@ -528,12 +533,15 @@ void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_pea
 
 /*
  * fork(): registry_lock is held across it (after the flavour's locks:
- * call_rcu's threads are paused then, so no callback, sweep or hand-off
- * of theirs is half done).  In the child the states of the threads that
- * did not follow are given up: windows closed, half-done slots freed,
- * inflight recounted from the slots whose callbacks liburcu moved to the
- * child's call_rcu thread.  A batch another thread had taken and not yet
- * queued is lost in the child, as is that thread's memory.
+ * call_rcu's threads are paused then, so no callback or sweep of theirs
+ * is half done; and after core/fork.c's call_rcu gate has emptied, so no
+ * hand-off or sweep of another thread is either: each runs inside the
+ * gate from the slot it takes to the call_rcu() that queues it).  In the
+ * child the states of the threads that did not follow are given up:
+ * windows closed, slots no hand-off will finish freed, inflight
+ * recounted from the slots whose callbacks liburcu moved to the child's
+ * call_rcu thread.  Blocks that another thread's rculist_rcu_barrier()
+ * had taken are lost in the child, as is that thread's memory.
  */
 void rculist__reclaim_before_fork(void)
 {
