@@ -27,8 +27,9 @@
  * Lock order, one for the whole library: liburcu's (call_rcu_mutex,
  * taken by call_rcu_before_fork() while it pauses the call_rcu threads;
  * then bp's grace-period and registry locks), then the call_rcu gate
- * (below), then core/reclaim.c's registry_lock, then core/stall.c's lock.  The handlers take them in
- * that order before the fork and release them in reverse after it.
+ * (below), then core/reclaim.c's registry_lock, then core/stall.c's
+ * lock.  The handlers take them in that order before the fork and
+ * release them in reverse after it.
  * Nothing in rculist holds one of its own locks across a call into
  * liburcu (call_rcu, synchronize_rcu, barrier, register): reclaim.c
  * hands batches to call_rcu with no lock held, stall.c waits outside
@@ -133,7 +134,7 @@ static void gate_close(void)
 			sched_yield();
 }
 
-static void gate_open_parent(void)
+static void gate_open(void)
 {
 	__atomic_store_n(&gate_closed, 0, __ATOMIC_RELEASE);
 	gate_forking = 0;
@@ -148,7 +149,7 @@ static void gate_open_child(void)
 		gate[i].inside = 0;
 	if (gate_depth)
 		gate[gate_shard - 1].inside = 1;
-	gate_open_parent();
+	gate_open();
 }
 
 static void before_fork(void)
@@ -163,7 +164,7 @@ static void after_fork_parent(void)
 {
 	rculist__stall_after_fork_parent();
 	rculist__reclaim_after_fork();
-	gate_open_parent();
+	gate_open();
 	rculist__flavor_after_fork_parent();
 }
 
