@@ -226,7 +226,7 @@ $(B)/cmake/rculist-%.cmake: core/rculist-%.cmake.in $(VERSION_H) $(B)/pkgconfig/
 
 # ---------------------------------------------------------------- tests
 # Each suite is compiled once and linked with every flavour library.
-TEST_SRC  := $(sort $(wildcard tests/*.c))
+TEST_SRC  := $(sort $(wildcard tests/unit/*.c))
 TEST_OBJ  := $(TEST_SRC:%.c=$(B)/%.o)
 TEST_LIBS  = -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) $(CRITERION_LIBS) $(URCU_RPATH) -lpthread
 test_bin   = $(B)/tests/$(1)/unit
@@ -249,7 +249,7 @@ check-unit: $(FLAVORS:%=check-unit-%) ## Run the Criterion suites once per flavo
 # ever (--timeout does not bound a test without one), so each suite run is
 # bounded too, and says so when it is cut.
 UNIT_TIMEOUT ?= 300
-# The forks of tests/fork.c (RCULIST_TEST_FORKS, 10 to 1000): the full
+# The forks of tests/unit/fork.c (RCULIST_TEST_FORKS, 10 to 1000): the full
 # count here; the passes that repeat the suites (check-debug, the second
 # compiler in .ci/run, check-urcu-prefix) make fewer (REPEAT_FORKS).
 UNIT_FORKS   ?= 1000
@@ -311,7 +311,7 @@ clean: ## Remove build/
 
 # Targets of the test, benchmark, example and manual parts, each kept
 # beside its sources; they add to CHECKS what `make check` runs.
-include $(sort $(wildcard tests/*.mk bench/*.mk examples/*.mk man/*.mk))
+include $(sort $(wildcard tests/*/*.mk bench/*.mk examples/*.mk man/*.mk))
 
 # The checks that build with compilers of their own (gcc and clang both,
 # the aarch64 cross compilers) or with none (spin, man, the liburcu copy's

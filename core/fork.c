@@ -34,7 +34,7 @@
  * liburcu (call_rcu, synchronize_rcu, barrier, register): reclaim.c
  * hands batches to call_rcu with no lock held, stall.c waits outside
  * its lock, so no thread can hold an rculist lock while waiting for
- * call_rcu_mutex (tests/fork.c races fork() against the first
+ * call_rcu_mutex (tests/unit/fork.c races fork() against the first
  * rculist_free_rcu() calls, whose call_rcu takes call_rcu_mutex).
  *
  * Installing liburcu's call_rcu hooks with pthread_atfork() while
@@ -42,7 +42,7 @@
  * atfork prepare handlers before it takes malloc's arena locks, and
  * call_rcu_before_fork() waits until every call_rcu thread is paused
  * between callbacks, so no callback is inside free() across the fork;
- * tests/fork.c forks 1000 times per flavour while callbacks free.
+ * tests/unit/fork.c forks 1000 times per flavour while callbacks free.
  *
  * The call_rcu gate.  liburcu's call_rcu() links a callback into its
  * queue with two stores (swap the queue's tail, then link the old tail

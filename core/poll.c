@@ -28,7 +28,7 @@
  *
  * Both counters start 100 grace periods short of wrapping (as the Linux
  * kernel's gp_seq starts at -300), so a comparison that forgets the wrap
- * fails at once, in tests/poll.c.
+ * fails at once, in tests/unit/poll.c.
  */
 #include <rculist.h>
 

@@ -6,7 +6,7 @@
 #   qsbr_server   QSBR event loop; shows the read side costs nothing
 #   libplugin     a library embedding rculist-bp, driven by a host that
 #                 links it and by one that dlopen()s it
-# tests/adopt.mk builds the same sources out of tree through pkg-config.
+# tests/adopt/adopt.mk builds the same sources out of tree through pkg-config.
 CHECKS += check-examples
 
 EX_B     := $(B)/examples

@@ -6,7 +6,7 @@
  * RCULIST__POISON_* after it unlinks; every RCU iterator and accessor
  * calls RCULIST__CHECK_READER() and starts with RCULIST__ITER_SITE().  Without RCULIST_DEBUG they expand to
  * nothing that generates code, so the operations compile exactly as if
- * the hooks were not there (tests/debug.mk, check-debug-zero-cost,
+ * the hooks were not there (tests/debug/debug.mk, check-debug-zero-cost,
  * proves it on the disassembly).
  *
  * With RCULIST_DEBUG the checks call into the library (core/debug.c),

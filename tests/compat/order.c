@@ -3,7 +3,7 @@
  * A liburcu flavour header (ORDER_FLAVOR_H) before or after <rculist.h>
  * (ORDER_FLAVOR_FIRST), with or without _LGPL_SOURCE: both APIs stay
  * usable.  ORDER_FLAVOR is the flavour's name (urcu_<flavour>_read_lock).
- * Compiled by tests/compat_order.mk for every flavour and order.
+ * Compiled by tests/compat/compat_order.mk for every flavour and order.
  */
 #ifdef ORDER_FLAVOR_FIRST
 #include ORDER_FLAVOR_H

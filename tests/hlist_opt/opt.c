@@ -3,7 +3,7 @@
  * tests/hlist_opt/opt.c - the hlist iterators and operations under
  * optimisers that exploit undefined behaviour.
  *
- * Built by tests/hlist_opt.mk with gcc and clang at -O2 and -O3 (and
+ * Built by tests/hlist_opt/hlist_opt.mk with gcc and clang at -O2 and -O3 (and
  * UBSan, which aborts on the first report), then run.  It walks lists
  * whose node is not the first member of the element, so that an
  * iterator computing container_of() on the NULL at the end of a chain
@@ -250,7 +250,7 @@ static NOINLINE int break_at_2(struct cds_hlist_head *h)
  * The check of the check: an iterator in liburcu 0.13's style, which
  * computes container_of() on the NULL that ends the list and tests the
  * member's address.  Built with -DHLIST_OPT_NAIVE and UBSan, this program
- * must fail (tests/hlist_opt.mk expects it to).
+ * must fail (tests/hlist_opt/hlist_opt.mk expects it to).
  */
 #define naive_for_each_entry_2(entry, head, member)                        \
 	for ((entry) = cds_hlist_entry((head)->next, struct elem, member); \

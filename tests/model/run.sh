@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # tests/model/run.sh DIR MODEL [WEAKENING] - check the Promela model MODEL
-# with spin in DIR, with -DWEAKEN_<WEAKENING> if given (tests/model.mk).
+# with spin in DIR, with -DWEAKEN_<WEAKENING> if given (tests/model/model.mk).
 #
 # Exit 0: exhaustive search, no violation.  Exit 1: a violation; the
 # counterexample is replayed (DIR/trail.txt) and its end printed.  Exit 2:

@@ -2,7 +2,7 @@
 /*
  * tests/typecheck/members.c - every *_entry macro and every iterator
  * that takes a member refuses, at compile time, a member that is not the
- * list's node type (make check-typecheck, tests/typecheck.mk).
+ * list's node type (make check-typecheck, tests/typecheck/typecheck.mk).
  *
  * Compiled as it stands, every use names the right member, and the file
  * must compile without a warning, as C and as C++.  Each use marked
@@ -14,7 +14,7 @@
  *   TC_H  hlists, given a circular-list link:   member is not a struct cds_hlist_node
  *   TC_N  nulls lists, given an hlist node:     member is not a struct cds_hlist_nulls_node
  * (C99 spells the message as an identifier, member_is_not_a_struct_...).
- * One use per line: tests/typecheck.mk finds the cases by line.
+ * One use per line: tests/typecheck/typecheck.mk finds the cases by line.
  */
 #include <rculist.h>
 

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tests/abi/iterators.h - every iterator of <rculist.h>, once, in code
+ * that is both C99 and C++11.  Included by strict.c (-std=c99 -pedantic)
+ * and by lists.cc (C++11/17/20): the same loops must compile cleanly and
+ * give the same walks in both languages.
+ *
+ * Each walk is summed up as a signature: the keys it visits, in order,
+ * as decimal digits (1 -> 2 -> 3 is 123).  adopt.mk checks that every
+ * iterator defined in include/rculist/ appears in this file.
+ */
+#ifndef RCULIST_TESTS_CXX_ITERATORS_H
+#define RCULIST_TESTS_CXX_ITERATORS_H
+
+#include <stdio.h>
+
+#include <rculist.h>
+
+struct node {
+	int key;
+	struct cds_list_head link;
+	struct cds_hlist_node hnode;
+	struct cds_hlist_nulls_node nnode;
+};
+
+#define NNODES 5
+
+static int iter_failures;
+
+static void iter_expect(long got, long want, const char *what)
+{
+	if (got != want) {
+		fprintf(stderr, "FAIL %s: got %ld, want %ld\n", what, got, want);
+		iter_failures++;
+	}
+}
+
+#define SIG(sig, key) ((sig) = (sig) * 10 + (key))
+
+/* Build [h] <-> 1 <-> 2 <-> 3 <-> 4 <-> 5 and [hh] -> 1 <-> ... <-> 5. */
+static void iter_build(struct node *n, struct cds_list_head *h,
+		       struct cds_hlist_head *hh)
+{
+	int i;
+
+	CDS_INIT_LIST_HEAD(h);
+	CDS_INIT_HLIST_HEAD(hh);
+	for (i = 0; i < NNODES; i++) {
+		n[i].key = i + 1;
+		cds_list_add_tail(&n[i].link, h);
+	}
+	for (i = NNODES; i-- > 0;)
+		cds_hlist_add_head(&n[i].hnode, hh);
+}
+
+static void iter_circular(struct node *n, struct cds_list_head *h)
+{
+	struct cds_list_head other;
+	struct cds_list_head *pos, *p;
+	struct node *e, *tmp, *f;
+	long sig;
+	int pairs;
+
+	CDS_INIT_LIST_HEAD(&other);
+
+	sig = 0;
+	cds_list_for_each(pos, h)
+		SIG(sig, cds_list_entry(pos, struct node, link)->key);
+	iter_expect(sig, 12345, "cds_list_for_each");
+
+	sig = 0;
+	cds_list_for_each_prev(pos, h)
+		SIG(sig, cds_list_entry(pos, struct node, link)->key);
+	iter_expect(sig, 54321, "cds_list_for_each_prev");
+
+	sig = 0;
+	pos = &n[1].link;
+	cds_list_for_each_continue(pos, h)
+		SIG(sig, cds_list_entry(pos, struct node, link)->key);
+	iter_expect(sig, 345, "cds_list_for_each_continue");
+
+	/* before: [h] 1..5 [other]   after: [h]   [other] 1..5 */
+	sig = 0;
+	cds_list_for_each_safe(pos, p, h) {
+		SIG(sig, cds_list_entry(pos, struct node, link)->key);
+		cds_list_move_tail(pos, &other);
+	}
+	iter_expect(sig, 12345, "cds_list_for_each_safe");
+	iter_expect(cds_list_empty(h), 1, "for_each_safe emptied h");
+
+	/* before: [other] 1..5   after: [h] 1..5 (moved to front, last first) */
+	sig = 0;
+	cds_list_for_each_prev_safe(pos, p, &other) {
+		SIG(sig, cds_list_entry(pos, struct node, link)->key);
+		cds_list_move(pos, h);
+	}
+	iter_expect(sig, 54321, "cds_list_for_each_prev_safe");
+
+	sig = 0;
+	cds_list_for_each_entry(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_list_for_each_entry");
+	iter_expect(&e->link == h, 1, "entry loop ends on the head");
+
+	sig = 0;
+	cds_list_for_each_entry_reverse(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 54321, "cds_list_for_each_entry_reverse");
+
+	sig = 0;
+	e = &n[1];
+	cds_list_for_each_entry_continue(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_list_for_each_entry_continue");
+
+	sig = 0;
+	e = &n[3];
+	cds_list_for_each_entry_continue_reverse(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 321, "cds_list_for_each_entry_continue_reverse");
+
+	sig = 0;
+	e = &n[2];
+	cds_list_for_each_entry_from(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_list_for_each_entry_from");
+
+	sig = 0;
+	e = &n[2];
+	cds_list_for_each_entry_from_reverse(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 321, "cds_list_for_each_entry_from_reverse");
+
+	/* before: [h] 1..5   after: [h] 1 2 4 5 (3 to other, then back) */
+	sig = 0;
+	cds_list_for_each_entry_safe(e, tmp, h, link) {
+		SIG(sig, e->key);
+		if (e->key == 3)
+			cds_list_move(&e->link, &other);
+	}
+	iter_expect(sig, 12345, "cds_list_for_each_entry_safe");
+	sig = 0;
+	cds_list_for_each_entry_safe_reverse(e, tmp, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 5421, "cds_list_for_each_entry_safe_reverse");
+	cds_list_move(&n[2].link, &n[1].link);
+
+	sig = 0;
+	e = &n[2];
+	cds_list_for_each_entry_safe_from(e, tmp, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_list_for_each_entry_safe_from");
+
+	sig = 0;
+	e = &n[1];
+	cds_list_for_each_entry_safe_continue(e, tmp, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_list_for_each_entry_safe_continue");
+
+	/* Nested loops of one iterator: no shadowing, head evaluated once. */
+	pairs = 0;
+	cds_list_for_each_entry(e, h, link) {
+		cds_list_for_each_entry(f, h, link) {
+			if (f->key > e->key)
+				break;
+			pairs++;
+		}
+		if (e->key == 4)
+			continue;
+	}
+	iter_expect(pairs, 15, "nested entry loops with break");
+
+	sig = 0;
+	cds_list_for_each_rcu(pos, h)
+		SIG(sig, cds_list_entry(pos, struct node, link)->key);
+	iter_expect(sig, 12345, "cds_list_for_each_rcu");
+
+	sig = 0;
+	cds_list_for_each_entry_rcu(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_list_for_each_entry_rcu");
+
+	sig = 0;
+	cds_list_for_each_entry_reverse_rcu(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 54321, "cds_list_for_each_entry_reverse_rcu");
+
+	sig = 0;
+	e = &n[1];
+	cds_list_for_each_entry_continue_rcu(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_list_for_each_entry_continue_rcu");
+
+	sig = 0;
+	e = &n[2];
+	cds_list_for_each_entry_from_rcu(e, h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_list_for_each_entry_from_rcu");
+}
+
+static void iter_linear(struct node *n, struct cds_hlist_head *hh)
+{
+	struct cds_hlist_node *pos, *p;
+	struct node *e, *tmp;
+	long sig;
+
+	sig = 0;
+	cds_hlist_for_each(pos, hh)
+		SIG(sig, cds_hlist_entry(pos, struct node, hnode)->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each");
+
+	/* before: [hh] 1..5   after: [hh] 1 2 4 5 (3 deleted, re-added) */
+	sig = 0;
+	cds_hlist_for_each_safe(pos, p, hh) {
+		SIG(sig, cds_hlist_entry(pos, struct node, hnode)->key);
+		if (pos == &n[2].hnode)
+			cds_hlist_del(pos);
+	}
+	iter_expect(sig, 12345, "cds_hlist_for_each_safe");
+	cds_hlist_add_behind(&n[2].hnode, &n[1].hnode);
+
+	sig = 0;
+	cds_hlist_for_each_entry(e, pos, hh, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_entry");
+	iter_expect(pos == NULL, 1, "cds_hlist_for_each_entry ends NULL");
+
+	sig = 0;
+	cds_hlist_for_each_entry_safe(e, pos, p, hh, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_entry_safe");
+
+	sig = 0;
+	cds_hlist_for_each_entry_2(e, hh, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_entry_2");
+	iter_expect(e == NULL, 1, "cds_hlist_for_each_entry_2 ends NULL");
+
+	sig = 0;
+	cds_hlist_for_each_entry_safe_2(e, tmp, hh, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_entry_safe_2");
+
+	sig = 0;
+	e = &n[1];
+	cds_hlist_for_each_entry_continue(e, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_hlist_for_each_entry_continue");
+
+	sig = 0;
+	e = &n[2];
+	cds_hlist_for_each_entry_from(e, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_hlist_for_each_entry_from");
+
+	sig = 0;
+	cds_hlist_for_each_rcu(pos, hh)
+		SIG(sig, cds_hlist_entry(pos, struct node, hnode)->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_rcu");
+
+	sig = 0;
+	cds_hlist_for_each_entry_rcu(e, pos, hh, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_entry_rcu");
+
+	sig = 0;
+	cds_hlist_for_each_entry_rcu_2(e, hh, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_entry_rcu_2");
+
+	sig = 0;
+	e = &n[1];
+	cds_hlist_for_each_entry_continue_rcu(e, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_hlist_for_each_entry_continue_rcu");
+
+	sig = 0;
+	e = &n[2];
+	cds_hlist_for_each_entry_from_rcu(e, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_hlist_for_each_entry_from_rcu");
+}
+
+/* [nh] -> 1 <-> 2 <-> 3 <-> 4 <-> 5 -> nulls(7) */
+static void iter_nulls(struct node *n)
+{
+	struct cds_hlist_nulls_head nh;
+	struct cds_hlist_nulls_node *pos;
+	struct node *e;
+	long sig;
+	int i;
+
+	CDS_INIT_HLIST_NULLS_HEAD(&nh, 7);
+	for (i = NNODES; i-- > 0;)
+		cds_hlist_nulls_add_head(&n[i].nnode, &nh);
+
+	sig = 0;
+	cds_hlist_nulls_for_each_entry(e, pos, &nh, nnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_nulls_for_each_entry");
+	iter_expect((long)cds_get_nulls_value(pos), 7, "nulls walk ends on 7");
+
+	sig = 0;
+	cds_hlist_nulls_for_each_entry_rcu(e, pos, &nh, nnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_nulls_for_each_entry_rcu");
+	iter_expect((long)cds_get_nulls_value(pos), 7, "nulls rcu walk ends on 7");
+}
+
+/*
+ * Walk every iterator over fresh lists, the _rcu ones inside a read-side
+ * critical section of the calling (registered) thread.  Returns the
+ * number of walks that went wrong.
+ */
+static int iter_check_all(void)
+{
+	struct node n[NNODES];
+	struct cds_list_head h;
+	struct cds_hlist_head hh;
+
+	iter_failures = 0;
+	iter_build(n, &h, &hh);
+	rculist_read_lock();
+	iter_circular(n, &h);
+	iter_linear(n, &hh);
+	iter_nulls(n);
+	rculist_read_unlock();
+	return iter_failures;
+}
+
+#endif /* RCULIST_TESTS_CXX_ITERATORS_H */

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# tests/adopt/adopt.mk - what someone adopting rculist does, checked:
+#   check-adopt   make install into a temporary PREFIX (and DESTDIR), build
+#                 every example out of tree with nothing but pkg-config,
+#                 shared and --static, run them; the same with cmake's
+#                 find_package(rculist) (tests/adopt/cmake); make uninstall,
+#                 and find no file left behind
+#   format-check  clang-format (kernel style, .clang-format) on our files
+#   lint          cppcheck and clang-tidy on core/ flavors/ include/
+CHECKS += check-adopt
+
+ADOPT_TMP = $(abspath $(B))/adopt
+# The examples, as a user would build them from the installed files (the
+# installed .pc files first, then PKG_CONFIG_PATH, e.g. another liburcu).
+adopt_pc = $$(pkg-config $(2) --cflags --libs rculist-$(1))
+
+.PHONY: check-adopt format-check lint
+check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-config, uninstall
+	@echo "== adopt: make install PREFIX=$(ADOPT_TMP)/prefix, examples via pkg-config"
+	$(Q)rm -rf $(ADOPT_TMP) && mkdir -p $(ADOPT_TMP)/out
+	$(Q)$(MAKE) --no-print-directory install PREFIX=$(ADOPT_TMP)/prefix >/dev/null
+	$(Q)pfx=$(ADOPT_TMP)/prefix; out=$(ADOPT_TMP)/out; set -e; \
+	export PKG_CONFIG_PATH=$$pfx/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}; \
+	for f in $(FLAVORS); do \
+		pkg-config --exists rculist-$$f; \
+		[ "$$(pkg-config --modversion rculist-$$f)" = $(VERSION) ]; \
+		$(CC) examples/route_table/route_table.c -o $$out/route_table-$$f \
+			$(call adopt_pc,$$f) -Wl,-rpath,$$pfx/lib; \
+		$(CC) examples/qsbr_server/qsbr_server.c -o $$out/qsbr_server-$$f \
+			$(call adopt_pc,$$f) -ldl -Wl,-rpath,$$pfx/lib; \
+		$(CC) -static examples/route_table/route_table.c -o $$out/route_table-static-$$f \
+			$(call adopt_pc,$$f,--static) 2>$$out/static-$$f.log; \
+		printf '   %-5s shared: ' $$f; $$out/route_table-$$f 2 20; \
+		printf '   %-5s static: ' $$f; $$out/route_table-static-$$f 2 20; \
+		printf '   %-5s ' $$f; $$out/qsbr_server-$$f 1 500 | tail -n 1; \
+	done; \
+	pl="examples/libplugin/plugin.c -fPIC -fvisibility=hidden -shared -DPLUGIN_FLAVOR=\"bp\""; \
+	$(CC) $$pl -o $$out/libplugin-bp.so $(call adopt_pc,bp) -Wl,-rpath,$$pfx/lib; \
+	$(CC) $$pl -DPLUGIN_EMBEDDED -o $$out/libplugin-static.so \
+		$$(pkg-config --cflags rculist-bp) \
+		-L$$(pkg-config --variable=libdir rculist-bp) \
+		-Wl,-Bstatic -lrculist-bp -Wl,-Bdynamic -Wl,--exclude-libs,librculist-bp.a \
+		$$(pkg-config --libs liburcu-bp) -lurcu-common -lpthread -ldl; \
+	! nm -D --defined-only $$out/libplugin-static.so | grep ' rculist_'; \
+	$(CC) -DHOST_RCULIST -DHOST_FLAVOR=\"memb\" examples/libplugin/host.c -o $$out/host-memb-linked-bp \
+		-L$$out -lplugin-bp -Wl,-rpath,$$out $(call adopt_pc,memb) -Wl,-rpath,$$pfx/lib -lpthread; \
+	$(CC) -DHOST_DLOPEN examples/libplugin/host.c -o $$out/host-none-dlopen -ldl -lpthread; \
+	printf '   '; $$out/host-memb-linked-bp 1 500; \
+	for p in bp static; do \
+		printf '   '; $$out/host-none-dlopen $$out/libplugin-$$p.so 10 100; \
+	done
+	@echo "== adopt: find_package(rculist) with cmake, rculist::<flavour> and rculist::<flavour>_static"
+	$(Q)pfx=$(ADOPT_TMP)/prefix; cm=$(ADOPT_TMP)/cmake; set -e; \
+	cmake_run() { d=$$1; shift; cmake -S tests/adopt/cmake -B $$d -DCMAKE_PREFIX_PATH=$$pfx \
+		-DCMAKE_C_COMPILER=$(CC) "$$@" >$$d.log 2>&1; }; \
+	cmake_run $$cm || { cat $$cm.log >&2; exit 1; }; \
+	cmake --build $$cm -j2 >$$cm-build.log 2>&1 || { cat $$cm-build.log >&2; exit 1; }; \
+	for f in $(FLAVORS); do \
+		for k in "" static-; do \
+			out=$$($$cm/route_table-$$k$$f 2 20); \
+			case "$$out" in "route_table [$$f]: "*", 0 bad routes seen") ;; \
+			*) echo "cmake route_table-$$k$$f: $$out" >&2; exit 1;; esac; \
+			needs=$$(readelf -d $$cm/route_table-$$k$$f | sed -n 's/.*Shared library: \[\(librculist-[a-z]*\.so\.[0-9]*\)\]/\1/p'); \
+			want=; [ -n "$$k" ] || want=librculist-$$f.so.$(MAJOR); \
+			[ "$$needs" = "$$want" ] || { echo "cmake route_table-$$k$$f needs '$$needs', expected '$$want'" >&2; exit 1; }; \
+		done; \
+		printf '   %-5s rculist::%s (needs %s), rculist::%s_static (no librculist needed): %s\n' \
+			$$f $$f librculist-$$f.so.$(MAJOR) $$f "$${out#*: }"; \
+	done; \
+	! cmake_run $$cm-two -DRCULIST_TWO_FLAVORS=ON; \
+	grep -q 'INTERFACE_RCULIST_FLAVOR property of "rculist::[a-z]*" does' $$cm-two.log || \
+		{ cat $$cm-two.log >&2; exit 1; }; \
+	echo "   one target linking rculist::memb and rculist::qsbr: cmake refuses to generate it"; \
+	! cmake_run $$cm-none -DRCULIST_COMPONENT=nosuch; \
+	grep -q 'rculist: no flavour nosuch' $$cm-none.log || { cat $$cm-none.log >&2; exit 1; }; \
+	cmake_run $$cm-qsbr -DRCULIST_COMPONENT=qsbr || { cat $$cm-qsbr.log >&2; exit 1; }; \
+	echo "   COMPONENTS qsbr found; COMPONENTS nosuch fails naming the flavours"
+	@echo "== adopt: make uninstall leaves no file behind"
+	$(Q)$(MAKE) --no-print-directory uninstall PREFIX=$(ADOPT_TMP)/prefix
+	$(Q)left=$$(find $(ADOPT_TMP)/prefix ! -type d); \
+	[ -z "$$left" ] || { echo "left after uninstall:" $$left >&2; exit 1; }
+	@echo "== adopt: DESTDIR=$(ADOPT_TMP)/stage PREFIX=/usr, then uninstall"
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(ADOPT_TMP)/stage PREFIX=/usr >/dev/null
+	$(Q)test -f $(ADOPT_TMP)/stage/usr/include/rculist.h && \
+	    test -f $(ADOPT_TMP)/stage/usr/lib/pkgconfig/rculist-qsbr.pc && \
+	    grep -q '^prefix=/usr$$' $(ADOPT_TMP)/stage/usr/lib/pkgconfig/rculist-qsbr.pc || \
+	    { echo "DESTDIR install: files or .pc prefix wrong" >&2; exit 1; }
+	$(Q)$(MAKE) --no-print-directory uninstall DESTDIR=$(ADOPT_TMP)/stage PREFIX=/usr
+	$(Q)left=$$(find $(ADOPT_TMP)/stage ! -type d); \
+	[ -z "$$left" ] || { echo "left after DESTDIR uninstall:" $$left >&2; exit 1; }
+	$(Q)rm -rf $(ADOPT_TMP)
+	@# Leave build/pkgconfig as a plain `make` would have it.
+	$(Q)$(MAKE) --no-print-directory lib >/dev/null
+
+# ------------------------------------------------------------- tooling
+# clang-format must leave these unchanged (`make format-check` fails and
+# lists them otherwise).  Regions it would damage (tables, one-line
+# functions, aligned initialisers) sit between /* clang-format off */ and
+# /* clang-format on */.
+FORMAT_FILES = $(sort $(wildcard core/*.c core/*.h flavors/*.c bench/*.c bench/*.h \
+	tests/*/*.c tests/abi/*.cc tests/unit/conc.h examples/*/*.c examples/*/*.h))
+# Only reported: the public headers (include/) and tests/unit/check.h and
+# tests/unit/debug_expect.h keep hand-aligned macro continuations and iterator
+# for-loops laid out clause by clause, which clang-format 14 would repack;
+# tests/abi/iterators.h has `(sig) * 10`, which it takes for a cast.
+FORMAT_INFO = $(sort $(wildcard include/*.h include/rculist/*.h tests/unit/check.h \
+	tests/unit/debug_expect.h tests/abi/*.h))
+
+# Fails if .clang-format's ForEachMacros misses an iterator, or if
+# clang-format would change a file of FORMAT_FILES; reports, per file,
+# how many places it would change in FORMAT_INFO.  Nothing is rewritten.
+format-check: ## Check .clang-format lists every iterator and our sources are clang-formatted
+	$(Q)missing=; for i in $(ITERATORS); do \
+		grep -q "^  - '$$i'$$" .clang-format || missing="$$missing $$i"; done; \
+	[ -z "$$missing" ] || { echo ".clang-format ForEachMacros lacks:$$missing" >&2; exit 1; }
+	@echo "== format-check: ForEachMacros lists all $(words $(ITERATORS)) iterators"
+	$(Q)command -v clang-format >/dev/null || { echo "clang-format not installed"; exit 0; }; \
+	bad=; for f in $(FORMAT_FILES); do \
+		clang-format --dry-run -Werror $$f >/dev/null 2>&1 || bad="$$bad $$f"; \
+	done; \
+	if [ -n "$$bad" ]; then \
+		echo "clang-format would change (run clang-format -i on them):" >&2; \
+		for f in $$bad; do printf '   %3d  %s\n' \
+			$$(clang-format --dry-run $$f 2>&1 | grep -c 'warning:') $$f >&2; done; \
+		exit 1; \
+	fi; \
+	echo "== format-check: $(words $(FORMAT_FILES)) files clang-formatted"; \
+	total=0; for f in $(FORMAT_INFO); do \
+		n=$$(clang-format --dry-run $$f 2>&1 | grep -c 'warning:'); \
+		[ "$$n" = 0 ] || printf '   %3d  %s\n' $$n $$f; total=$$((total + n)); \
+	done; echo "   $$total places clang-format would change in $(words $(FORMAT_INFO)) hand-aligned headers (informative)"
+
+LINT_TIDY_CHECKS := -*,clang-analyzer-*,bugprone-*,-bugprone-reserved-identifier,$\
+	-bugprone-macro-parentheses,-bugprone-easily-swappable-parameters,$\
+	-bugprone-assignment-in-if-condition,$\
+	-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
+
+lint: ## cppcheck and clang-tidy on core/ flavors/ include/ (fails on findings)
+	@echo "== lint: cppcheck"
+	$(Q)cppcheck --quiet --enable=warning,portability,performance --std=c11 \
+		--inline-suppr -Iinclude --suppress=missingIncludeSystem \
+		--error-exitcode=1 core flavors include
+	@echo "== lint: clang-tidy (headers through the sources that include them)"
+	$(Q)out=$$(for f in $(CORE_SRC) $(wildcard flavors/*.c); do \
+		clang-tidy --quiet -checks='$(LINT_TIDY_CHECKS)' \
+			-header-filter='include/rculist' $$f -- -std=gnu11 -Iinclude 2>/dev/null; \
+	done); if printf '%s\n' "$$out" | grep -q 'warning:\|error:'; then \
+		printf '%s\n' "$$out" >&2; exit 1; fi

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/unit/blocking.c - a blocking call inside the caller's own read-side
+ * critical section is reported, in one line naming the call and the
+ * reason, then aborts, instead of deadlocking (memb, bp) or silently
+ * ending the section (qsbr): rculist_synchronize_rcu(),
+ * rculist_rcu_barrier(), rculist_cond_synchronize_rcu(),
+ * cds_list_splice_init_rcu() and cds_list_splice_tail_init_rcu().
+ *
+ * Compiled in both builds: without RCULIST_DEBUG the library's own check
+ * reports the call without its site; in debug mode with it.  memb and bp
+ * see their sections themselves; under qsbr only a section opened by
+ * debug mode's rculist_read_lock() is counted, which without the switch
+ * stands for a lock taken in a file compiled in debug mode
+ * (rculist__debug_read_lock() is what that file calls).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+#include <criterion/redirect.h>
+
+static int flavor_is(const char *name)
+{
+	return strcmp(rculist_flavor_name(), name) == 0;
+}
+
+/* Open a read-side critical section that the checks can see. */
+static void enter_section(void)
+{
+#ifndef RCULIST_DEBUG
+	if (flavor_is("qsbr")) {
+		rculist__debug_read_lock(__FILE__, __LINE__);
+		return;
+	}
+#endif
+	rculist_read_lock();
+}
+
+static void leave_section(void)
+{
+#ifndef RCULIST_DEBUG
+	if (flavor_is("qsbr")) {
+		rculist__debug_read_unlock(__FILE__, __LINE__);
+		return;
+	}
+#endif
+	rculist_read_unlock();
+}
+
+static struct {
+	const char *op;
+	const char *file;
+	int line;
+} expected;
+
+static const char *reason(void)
+{
+	return flavor_is("qsbr") ?
+		       "under qsbr it would end the section while the caller reads" :
+		       "it waits for a grace period, which cannot end while the caller itself reads: deadlock";
+}
+
+/* The whole line, then abort(): the tests expect SIGABRT. */
+static void expect_handler(const struct rculist_error *err)
+{
+	char want[400];
+
+#ifdef RCULIST_DEBUG
+	snprintf(want, sizeof(want),
+		 "rculist: %s() at %s:%d: called inside a read-side critical section (%s)",
+		 expected.op, expected.file, expected.line, reason());
+	cr_assert_str_eq(err->file, expected.file);
+	cr_assert_eq(err->line, expected.line);
+#else
+	snprintf(want, sizeof(want),
+		 "rculist: %s: called inside a read-side critical section (%s)",
+		 expected.op, reason());
+	cr_assert_null(err->file, "%s", err->message);
+#endif
+	cr_assert_str_eq(err->message, want);
+	cr_assert_str_eq(err->op, expected.op);
+	cr_assert_null(err->elem);
+	abort();
+}
+
+/* PROVOKE(op, statement): the statement, on one line, must report @op. */
+#define PROVOKE(name, ...)                                 \
+	do {                                               \
+		expected.op = name;                        \
+		expected.file = __FILE__;                  \
+		expected.line = __LINE__;                  \
+		rculist_set_error_handler(expect_handler); \
+		__VA_ARGS__;                               \
+	} while (0)
+
+TestSuite(blocking, .init = cr_redirect_stderr, .timeout = 10);
+
+Test(blocking, synchronize_rcu_inside_nested_section, .signal = SIGABRT)
+{
+	rculist_register_thread();
+	enter_section();
+	enter_section();
+	leave_section();
+	PROVOKE("rculist_synchronize_rcu", rculist_synchronize_rcu());
+}
+
+Test(blocking, rcu_barrier_inside_section, .signal = SIGABRT)
+{
+	rculist_register_thread();
+	enter_section();
+	PROVOKE("rculist_rcu_barrier", rculist_rcu_barrier());
+}
+
+/* Without the check, this one never returned: the batch waits for us. */
+Test(blocking, rcu_barrier_inside_section_after_free_rcu, .signal = SIGABRT)
+{
+	struct item *p = malloc(sizeof(*p));
+
+	cr_assert_not_null(p);
+	rculist_register_thread();
+	rculist_free_rcu(p, rcu);
+	enter_section();
+	PROVOKE("rculist_rcu_barrier", rculist_rcu_barrier());
+}
+
+/* A cookie no grace period has satisfied: the call would wait. */
+Test(blocking, cond_synchronize_rcu_inside_section, .signal = SIGABRT)
+{
+	struct rculist_gp_cookie c;
+
+	rculist_register_thread();
+	c = rculist_get_state_synchronize_rcu();
+	enter_section();
+	cr_assert_not(rculist_poll_state_synchronize_rcu(c));
+	PROVOKE("rculist_cond_synchronize_rcu", rculist_cond_synchronize_rcu(c));
+}
+
+/* Satisfied: it would return at once, but the call is misplaced all the same. */
+Test(blocking, cond_synchronize_rcu_satisfied_inside_section, .signal = SIGABRT)
+{
+	struct rculist_gp_cookie c;
+
+	rculist_register_thread();
+	c = rculist_get_state_synchronize_rcu();
+	rculist_synchronize_rcu();
+	cr_assert(rculist_poll_state_synchronize_rcu(c));
+	enter_section();
+	PROVOKE("rculist_cond_synchronize_rcu", rculist_cond_synchronize_rcu(c));
+}
+
+static CDS_LIST_HEAD(src);
+static CDS_LIST_HEAD(dst);
+static struct item a = { .key = 1 }, b = { .key = 2 };
+
+/* The splice is refused before it touches either list. */
+static void lists_untouched(const struct rculist_error *err)
+{
+	CHECK_LIST(&src, 1);
+	CHECK_LIST(&dst, 2);
+	expect_handler(err);
+}
+
+/* before: [src] <-> a   [dst] <-> b   reported, nothing moved */
+Test(blocking, splice_init_rcu_inside_section, .signal = SIGABRT)
+{
+	cds_list_add_rcu(&a.link, &src);
+	cds_list_add_rcu(&b.link, &dst);
+	rculist_register_thread();
+	enter_section();
+	expected.op = "cds_list_splice_init_rcu";
+	expected.file = __FILE__;
+	rculist_set_error_handler(lists_untouched);
+	expected.line = __LINE__ + 1;
+	cds_list_splice_init_rcu(&src, &dst);
+}
+
+Test(blocking, splice_tail_init_rcu_inside_section, .signal = SIGABRT)
+{
+	cds_list_add_rcu(&a.link, &src);
+	cds_list_add_rcu(&b.link, &dst);
+	rculist_register_thread();
+	enter_section();
+	expected.op = "cds_list_splice_tail_init_rcu";
+	expected.file = __FILE__;
+	rculist_set_error_handler(lists_untouched);
+	expected.line = __LINE__ + 1;
+	cds_list_splice_tail_init_rcu(&src, &dst);
+}
+
+/* No handler installed: the line goes to stderr and the process aborts. */
+Test(blocking, default_handler_aborts, .signal = SIGABRT)
+{
+	rculist_register_thread();
+	enter_section();
+	rculist_synchronize_rcu();
+}
+
+static int reports;
+static char last[512];
+
+static void count_handler(const struct rculist_error *err)
+{
+	reports++;
+	snprintf(last, sizeof(last), "%s", err->message);
+}
+
+/* A handler that returns: the call is skipped, it does not wait. */
+Test(blocking, skipped_when_the_handler_returns)
+{
+	rculist_register_thread();
+	rculist_set_error_handler(count_handler);
+	enter_section();
+	rculist_synchronize_rcu();
+	rculist_rcu_barrier();
+	cr_assert_eq(reports, 2, "%d reports, last: %s", reports, last);
+	cr_assert(strstr(last, "rculist_rcu_barrier"), "%s", last);
+	cr_assert(rculist_read_ongoing(), "the section was ended");
+	leave_section();
+	rculist_unregister_thread();
+}
+
+/* after: [src]   [dst] <-> a <-> b   outside a section: no report */
+Test(blocking, outside_a_section_nothing_is_reported)
+{
+	struct item *p = malloc(sizeof(*p));
+
+	cr_assert_not_null(p);
+	cds_list_add_rcu(&a.link, &src);
+	cds_list_add_rcu(&b.link, &dst);
+	rculist_register_thread();
+	rculist_set_error_handler(count_handler);
+	enter_section();
+	leave_section();
+	rculist_synchronize_rcu();
+	rculist_free_rcu(p, rcu);
+	rculist_rcu_barrier();
+	cds_list_splice_tail_init_rcu(&src, &dst);
+	CHECK_EMPTY(&src);
+	CHECK_LIST(&dst, 2, 1);
+	cr_assert_eq(reports, 0, "%s", last);
+	rculist_unregister_thread();
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tests/unit/check.h - whole-shape assertions shared by the suites.
+ *
+ * A test states the list it expects as an array of keys and checks every
+ * link of it: forwards, backwards, and that each prev agrees with the
+ * next that leads to it.
+ */
+#ifndef RCULIST_TESTS_CHECK_H
+#define RCULIST_TESTS_CHECK_H
+
+#include <stddef.h>
+#include <criterion/criterion.h>
+
+#include <rculist.h>
+
+/* The element type most tests use. */
+struct item {
+	int key;
+	struct cds_list_head link;
+	struct cds_hlist_node hnode;
+	struct rcu_head rcu;
+};
+
+#define ITEM_KEY(l)	(cds_list_entry(l, struct item, link)->key)
+#define HITEM_KEY(n)	(cds_hlist_entry(n, struct item, hnode)->key)
+
+/* Assert that @head holds exactly the @n keys @keys, checking both ways. */
+static inline void check_list_keys(const struct cds_list_head *head,
+				   const int *keys, size_t n,
+				   const char *where)
+{
+	const struct cds_list_head *pos = head;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(pos->next->prev, pos,
+			     "%s: [%zu]->next->prev does not lead back", where, i);
+		pos = pos->next;
+		cr_assert_neq(pos, head, "%s: list ends after %zu of %zu keys",
+			      where, i, n);
+		cr_assert_eq(ITEM_KEY(pos), keys[i],
+			     "%s: forward [%zu] is %d, expected %d", where, i,
+			     ITEM_KEY(pos), keys[i]);
+	}
+	cr_assert_eq(pos->next, head, "%s: list longer than %zu keys", where, n);
+	cr_assert_eq(head->prev, pos, "%s: head->prev is not the last", where);
+	for (i = n; i-- > 0;) {
+		cr_assert_eq(ITEM_KEY(pos), keys[i],
+			     "%s: backward [%zu] is %d, expected %d", where, i,
+			     ITEM_KEY(pos), keys[i]);
+		cr_assert_eq(pos->prev->next, pos,
+			     "%s: [%zu]->prev->next does not lead back", where, i);
+		pos = pos->prev;
+	}
+	cr_assert_eq(pos, head, "%s: backward walk does not end at head", where);
+}
+
+#define CHECK_LIST(head, ...)						\
+	do {								\
+		static const int keys_[] = { __VA_ARGS__ };		\
+		check_list_keys(head, keys_, sizeof(keys_) / sizeof(keys_[0]), \
+				#head);					\
+	} while (0)
+
+/* Assert that @head is an empty circular list. */
+#define CHECK_EMPTY(head)						\
+	do {								\
+		cr_assert_eq((head)->next, (head), #head " next not self"); \
+		cr_assert_eq((head)->prev, (head), #head " prev not self"); \
+		cr_assert(cds_list_empty(head));			\
+	} while (0)
+
+/* Assert that the hlist @head holds exactly @keys, every prev consistent. */
+static inline void check_hlist_keys(const struct cds_hlist_head *head,
+				    const int *keys, size_t n,
+				    const char *where)
+{
+	const struct cds_hlist_node *prev = (const struct cds_hlist_node *)(const void *)head;
+	const struct cds_hlist_node *pos = head->next;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cr_assert_not_null(pos, "%s: list ends after %zu of %zu keys",
+				   where, i, n);
+		cr_assert_eq(pos->prev, prev, "%s: [%zu]->prev is wrong", where, i);
+		cr_assert_eq(HITEM_KEY(pos), keys[i],
+			     "%s: [%zu] is %d, expected %d", where, i,
+			     HITEM_KEY(pos), keys[i]);
+		prev = pos;
+		pos = pos->next;
+	}
+	cr_assert_null(pos, "%s: list longer than %zu keys", where, n);
+}
+
+#define CHECK_HLIST(head, ...)						\
+	do {								\
+		static const int keys_[] = { __VA_ARGS__ };		\
+		check_hlist_keys(head, keys_, sizeof(keys_) / sizeof(keys_[0]), \
+				 #head);				\
+	} while (0)
+
+#endif /* RCULIST_TESTS_CHECK_H */

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/unit/debug_list.c - debug mode catches misuse of the circular lists.
+ *
+ * Compiled in debug mode in both builds (the plain one too): these
+ * tests are about the checks.
+ */
+#ifndef RCULIST_DEBUG
+#define RCULIST_DEBUG
+#endif
+#include <setjmp.h>
+
+#include "debug_expect.h"
+
+TestSuite(debug_list, .timeout = 10, .init = debug_init);
+
+static CDS_LIST_HEAD(h);
+static struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };
+
+/* [h] <-> a <-> b <-> c */
+static void abc(void)
+{
+	cds_list_add_tail(&a.link, &h);
+	cds_list_add_tail(&b.link, &h);
+	cds_list_add_tail(&c.link, &h);
+	CHECK_LIST(&h, 1, 2, 3);
+}
+
+Test(debug_list, double_del, .signal = SIGABRT)
+{
+	abc();
+	/* before: [h] <-> a <-> b <-> c   after: [h] <-> a <-> c, b poisoned */
+	cds_list_del(&b.link);
+	CHECK_LIST(&h, 1, 3);
+	cr_assert_eq(b.link.next, RCULIST_POISON_NEXT);
+	cr_assert_eq(b.link.prev, RCULIST_POISON_PREV);
+	EXPECT_REPORT("cds_list_del", &b.link,
+		      "next is 0x100, the poison of a deleted element (double delete?)");
+	PROVOKE(cds_list_del(&b.link));
+}
+
+Test(debug_list, double_del_rcu, .signal = SIGABRT)
+{
+	abc();
+	/* del_rcu poisons nothing: b still -> c, b <- a */
+	cds_list_del_rcu(&b.link);
+	CHECK_LIST(&h, 1, 3);
+	cr_assert_eq(b.link.next, &c.link);
+	cr_assert_eq(b.link.prev, &a.link);
+	EXPECT_REPORT("cds_list_del_rcu", &b.link,
+		      "prev->next is %p, expected %p (double delete?)",
+		      (void *)&c.link, (void *)&b.link);
+	PROVOKE(cds_list_del_rcu(&b.link));
+}
+
+Test(debug_list, del_of_zeroed_element, .signal = SIGABRT)
+{
+	struct item z;
+
+	memset(&z, 0, sizeof(z));
+	abc();
+	EXPECT_REPORT("cds_list_del", &z.link,
+		      "next is NULL (never added nor initialised? use CDS_INIT_LIST_HEAD())");
+	PROVOKE(cds_list_del(&z.link));
+}
+
+Test(debug_list, del_of_initialised_element_does_nothing)
+{
+	struct item x = { .key = 9 };
+
+	/* before: x <-> x (never added)   after: the same, no report */
+	CDS_INIT_LIST_HEAD(&x.link);
+	cds_list_del(&x.link);
+	cds_list_del(&x.link);
+	cr_assert_eq(x.link.next, &x.link);
+	cr_assert_eq(x.link.prev, &x.link);
+	cr_assert_eq(reports, 0, "%s", last_report);
+}
+
+Test(debug_list, reinitialised_element_is_caught_at_its_neighbour,
+     .signal = SIGABRT)
+{
+	abc();
+	/* b is re-initialised while a and c still point to it */
+	CDS_INIT_LIST_HEAD(&b.link);
+	EXPECT_REPORT("cds_list_del", &a.link,
+		      "next->prev is %p, expected %p (corrupted list?)",
+		      (void *)&b.link, (void *)&a.link);
+	PROVOKE(cds_list_del(&a.link));
+}
+
+Test(debug_list, add_of_first_element_at_head, .signal = SIGABRT)
+{
+	abc();
+	EXPECT_REPORT("cds_list_add", &a.link,
+		      "element is already on the list, next to the insertion point (double add?)");
+	PROVOKE(cds_list_add(&a.link, &h));
+}
+
+Test(debug_list, add_tail_of_last_element, .signal = SIGABRT)
+{
+	abc();
+	EXPECT_REPORT("cds_list_add_tail_rcu", &c.link,
+		      "element is already on the list, next to the insertion point (double add?)");
+	PROVOKE(cds_list_add_tail_rcu(&c.link, &h));
+}
+
+Test(debug_list, add_to_zeroed_head, .signal = SIGABRT)
+{
+	struct cds_list_head z;
+
+	memset(&z, 0, sizeof(z));
+	EXPECT_REPORT("cds_list_add", &a.link,
+		      "next is NULL (list head not initialised, or adding beside a deleted element?)");
+	PROVOKE(cds_list_add(&a.link, &z));
+}
+
+Test(debug_list, add_beside_deleted_element, .signal = SIGABRT)
+{
+	abc();
+	cds_list_del(&b.link);
+	EXPECT_REPORT("cds_list_add", &a.link,
+		      "next is 0x100, the poison of a deleted element (list head not initialised, or adding beside a deleted element?)");
+	PROVOKE(cds_list_add(&a.link, &b.link));
+}
+
+Test(debug_list, replace_of_removed_element, .signal = SIGABRT)
+{
+	struct item n = { .key = 7 };
+
+	abc();
+	cds_list_del(&b.link);
+	EXPECT_REPORT("cds_list_replace", &b.link,
+		      "next is 0x100, the poison of a deleted element (already removed or replaced?)");
+	PROVOKE(cds_list_replace(&b.link, &n.link));
+}
+
+Test(debug_list, replace_rcu_of_removed_element, .signal = SIGABRT)
+{
+	struct item n = { .key = 7 };
+
+	abc();
+	cds_list_del_rcu(&b.link);
+	EXPECT_REPORT("cds_list_replace_rcu", &b.link,
+		      "prev->next is %p, expected %p (already removed or replaced?)",
+		      (void *)&c.link, (void *)&b.link);
+	PROVOKE(cds_list_replace_rcu(&b.link, &n.link));
+}
+
+Test(debug_list, splice_into_itself, .signal = SIGABRT)
+{
+	abc();
+	EXPECT_REPORT("cds_list_splice", &h, "splicing a list into itself");
+	PROVOKE(cds_list_splice(&h, &h));
+}
+
+Test(debug_list, splice_into_own_element, .signal = SIGABRT)
+{
+	abc();
+	EXPECT_REPORT("cds_list_splice_tail_init", &h,
+		      "the insertion point is an element of the list being spliced (splicing a list into itself?)");
+	PROVOKE(cds_list_splice_tail_init(&h, &b.link));
+}
+
+Test(debug_list, hand_corrupted_prev, .signal = SIGABRT)
+{
+	struct item n = { .key = 7 };
+
+	abc();
+	b.link.prev = &h; /* should be &a.link */
+	EXPECT_REPORT("cds_list_add", &n.link,
+		      "next->prev is %p, expected %p (corrupted list?)",
+		      (void *)&h, (void *)&a.link);
+	PROVOKE(cds_list_add(&n.link, &a.link));
+}
+
+Test(debug_list, hand_corrupted_next, .signal = SIGABRT)
+{
+	abc();
+	a.link.next = &c.link; /* skips b */
+	EXPECT_REPORT("cds_list_move_tail", &b.link,
+		      "prev->next is %p, expected %p (double delete?)",
+		      (void *)&c.link, (void *)&b.link);
+	PROVOKE(cds_list_move_tail(&b.link, &h));
+}
+
+Test(debug_list, report_names_the_outer_operation, .signal = SIGABRT)
+{
+	struct item x = { .key = 9 };
+
+	abc();
+	cds_list_del(&b.link);
+	CDS_INIT_LIST_HEAD(&x.link);
+	/* cds_list_swap() deletes b inside: the report names cds_list_swap */
+	EXPECT_REPORT("cds_list_swap", &b.link,
+		      "next is 0x100, the poison of a deleted element (double delete?)");
+	PROVOKE(cds_list_swap(&x.link, &b.link));
+}
+
+/* The checks come before the writes: a handler that longjmps out leaves the list as it was. */
+static jmp_buf escape;
+
+static void escape_handler(const struct rculist_error *err)
+{
+	(void)err;
+	reports++;
+	longjmp(escape, 1);
+}
+
+Test(debug_list, longjmp_handler_leaves_list_intact)
+{
+	abc();
+	rculist_set_error_handler(escape_handler);
+	if (!setjmp(escape))
+		cds_list_add(&b.link, &a.link); /* b is already after a */
+	cr_assert_eq(reports, 1);
+	CHECK_LIST(&h, 1, 2, 3);
+	cr_assert(rculist_list_check(&h));
+}
+
+Test(debug_list, log_and_continue)
+{
+	char want[600];
+
+	abc();
+	/* A handler that returns: the report goes to stderr, the call goes on. */
+	cds_list_add(&a.link, &h); /* a is already first: a is now self-linked */
+	cr_assert_eq(reports, 1);
+	cr_assert(strstr(last_report, "(double add?)"), "%s", last_report);
+	snprintf(want, sizeof(want), "%s\n", last_report);
+	fflush(stderr);
+	cr_assert_stderr_eq_str(want);
+}
+
+Test(debug_list, correct_program_reports_nothing)
+{
+	struct item n = { .key = 4 }, m = { .key = 5 };
+	CDS_LIST_HEAD(g);
+
+	abc();
+	/* before: [h] <-> 1 <-> 2 <-> 3 */
+	cds_list_move(&c.link, &h);	    /* 3 1 2 */
+	cds_list_swap(&a.link, &b.link);    /* 3 2 1 */
+	cds_list_replace(&c.link, &n.link); /* 4 2 1 */
+	cds_list_add(&c.link, &g);
+	cds_list_add_tail(&m.link, &g);		 /* g: 3 5 */
+	cds_list_splice_tail_init(&g, &h);	 /* 4 2 1 3 5 */
+	cds_list_rotate_left(&h);		 /* 2 1 3 5 4 */
+	cds_list_rotate_to_front(&c.link, &h);	 /* 3 5 4 2 1 */
+	cds_list_del_init(&m.link);		 /* 3 4 2 1 */
+	cds_list_del(&m.link);			 /* m is self-linked: legal */
+	cds_list_replace_init(&b.link, &m.link); /* 3 4 5 1 */
+	cds_list_del(&b.link);			 /* self-linked: legal */
+	cds_list_add_rcu(&b.link, &h);		 /* 2 3 4 5 1 */
+	cds_list_del_rcu(&n.link);		 /* 2 3 5 1 */
+	cds_list_replace_rcu(&m.link, &n.link);	 /* 2 3 4 1 */
+	cds_list_splice(&g, &h);		 /* g empty: nothing */
+	cds_list_move_tail(&b.link, &h);	 /* 3 4 1 2 */
+	CHECK_LIST(&h, 3, 4, 1, 2);
+	cr_assert(rculist_list_check(&h));
+	cr_assert_eq(reports, 0, "%s", last_report);
+	fflush(stderr);
+	cr_assert_stderr_eq_str("");
+}

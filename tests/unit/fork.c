@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/unit/fork.c - fork() while other threads free through RCU.
+ *
+ * core/fork.c's handlers take liburcu's locks (call_rcu_mutex; bp's
+ * grace-period and registry locks), then rculist's, in that one order;
+ * rculist holds none of its locks across a call into liburcu.  A fork()
+ * racing a thread's first-ever rculist_free_rcu() (whose call_rcu takes
+ * call_rcu_mutex to create the worker) must not deadlock, and a child
+ * forked while callbacks call free() (liburcu's README warns about its
+ * call_rcu fork hooks and glibc's allocator) must be able to free, wait
+ * for a grace period and exit.  So must a child forked while other
+ * threads are inside rculist_call_rcu(): liburcu links a callback into
+ * its queue with two stores, and a fork between them leaves the child a
+ * queue its call_rcu thread waits on for ever (core/fork.c's gate).
+ * Every child is waited for with a bound.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Wait for @pid up to @ms: its exit status, or -1 (killed: it hung). */
+static int wait_bounded(pid_t pid, long ms)
+{
+	int status;
+	long waited;
+
+	for (waited = 0; waited < ms; waited++) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+		sleep_ms(1);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
+}
+
+/* In a child: free one block through RCU, wait for it, exit. */
+static void child_frees(void)
+{
+	struct item *p = malloc(sizeof(*p));
+
+	if (!p)
+		_exit(2);
+	rculist_free_rcu(p, rcu);
+	rculist_rcu_barrier();
+	_exit(0);
+}
+
+/*
+ * Fork @forks children, one at a time, each running @child (which
+ * exits: 0 on success); each must exit 0 within 10 s.
+ */
+static void fork_children(int forks, void (*child)(void))
+{
+	int i, st;
+
+	for (i = 0; i < forks; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			child();
+		cr_assert_geq(pid, 0);
+		st = wait_bounded(pid, 10000);
+		cr_assert_eq(st, 0,
+			     "fork %d of %d: child status %d (-1: hung, killed after 10 s; 2: out of memory; 5: its callback never ran)",
+			     i, forks, st);
+	}
+}
+
+static int stop;
+
+/* Frees through RCU until told to stop: callbacks call free(). */
+static void *freer(void *arg)
+{
+	long n = 0;
+
+	(void)arg;
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		struct item *p = malloc(sizeof(*p));
+
+		if (p)
+			rculist_free_rcu(p, rcu);
+		if (++n % 64 == 0)
+			sleep_ms(0);
+	}
+	return NULL;
+}
+
+/*
+ * In a fresh process: two threads make the process's first
+ * rculist_free_rcu() calls while the main thread forks; each grandchild
+ * frees and waits.  Exit status 0, or the failing step.
+ */
+static int first_free_race(void)
+{
+	pthread_t t[2];
+	int i, bad = 0;
+
+	for (i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, freer, NULL))
+			return 3;
+	for (i = 0; i < 3; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			child_frees();
+		if (pid < 0 || wait_bounded(pid, 10000) != 0)
+			bad = 4;
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	rculist_rcu_barrier();
+	return bad;
+}
+
+/*
+ * How many forks thousands_of_forks_while_callbacks_free makes, one race
+ * of first_free_race() per ten of them, and one fork of
+ * forks_while_threads_call_rcu per ten: RCULIST_TEST_FORKS, from 10
+ * to 1000 (the most the tests' timeouts allow), 1000 unless set.  Each
+ * fork waits for a grace period and liburcu's call_rcu thread (about
+ * 25 ms), so make check runs the full count once per flavour and fewer
+ * in the passes that repeat the suite (UNIT_FORKS in the Makefile).
+ */
+#define FORKS 1000
+
+static int test_forks(void)
+{
+	const char *s = getenv("RCULIST_TEST_FORKS");
+	char *end;
+	long n;
+
+	if (!s)
+		return FORKS;
+	n = strtol(s, &end, 10);
+	cr_assert(*s && !*end && n >= 10 && n <= FORKS,
+		  "RCULIST_TEST_FORKS=\"%s\": not a number of forks from 10 to %d",
+		  s, FORKS);
+	return (int)n;
+}
+
+Test(fork, fork_during_first_free_rcu_does_not_deadlock, .timeout = 120)
+{
+	int i, races = test_forks() / 10;
+
+	for (i = 0; i < races; i++) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0)
+			_exit(first_free_race());
+		cr_assert_geq(pid, 0);
+		st = wait_bounded(pid, 20000);
+		cr_assert_eq(st, 0,
+			     "race %d: status %d (-1: hung, killed after 20 s)",
+			     i, st);
+	}
+}
+
+Test(fork, thousands_of_forks_while_callbacks_free, .timeout = 120)
+{
+	pthread_t t;
+	int forks = test_forks();
+
+	cr_assert_eq(pthread_create(&t, NULL, freer, NULL), 0);
+	fork_children(forks, child_frees);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	rculist_rcu_barrier();
+}
+
+/*
+ * Threads call rculist_call_rcu() flat out (up to OUTSTANDING callbacks
+ * not yet run) while the main thread forks; each child queues a callback
+ * of its own and waits for it with rculist_rcu_barrier().  Without
+ * core/fork.c's gate, about one of these forks in 60 split an enqueue
+ * and the child's barrier never returned (7 of 12 runs of 50 forks
+ * failed, across the four flavours).
+ */
+#define CALLERS	    2
+#define OUTSTANDING 100000
+
+static long outstanding;
+
+struct flagged {
+	struct rcu_head rcu;
+	int called;
+};
+
+static void free_head(struct rcu_head *head)
+{
+	free(head);
+	__atomic_sub_fetch(&outstanding, 1, __ATOMIC_RELAXED);
+}
+
+static void set_called(struct rcu_head *head)
+{
+	struct flagged *f =
+		(struct flagged *)(void *)((char *)head -
+					   offsetof(struct flagged, rcu));
+
+	f->called = 1;
+}
+
+static void *caller(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		struct rcu_head *h;
+
+		if (__atomic_load_n(&outstanding, __ATOMIC_RELAXED) >=
+			    OUTSTANDING ||
+		    !(h = malloc(sizeof(*h)))) {
+			sleep_ms(1);
+			continue;
+		}
+		__atomic_add_fetch(&outstanding, 1, __ATOMIC_RELAXED);
+		rculist_call_rcu(h, free_head);
+	}
+	return NULL;
+}
+
+/* In a child: one callback of its own, waited for; 0 once it ran. */
+static void child_calls_rcu(void)
+{
+	struct flagged f = { .called = 0 };
+
+	rculist_call_rcu(&f.rcu, set_called);
+	rculist_rcu_barrier();
+	_exit(f.called ? 0 : 5);
+}
+
+Test(fork, forks_while_threads_call_rcu, .timeout = 120)
+{
+	pthread_t t[CALLERS];
+	int i, forks = (test_forks() + 9) / 10;
+
+	for (i = 0; i < CALLERS; i++)
+		cr_assert_eq(pthread_create(&t[i], NULL, caller, NULL), 0);
+	fork_children(forks, child_calls_rcu);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < CALLERS; i++)
+		pthread_join(t[i], NULL);
+	rculist_rcu_barrier();
+	cr_assert_eq(__atomic_load_n(&outstanding, __ATOMIC_RELAXED), 0,
+		     "%ld callbacks of the parent never ran", outstanding);
+}

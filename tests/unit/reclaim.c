@@ -1,0 +1,835 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/unit/reclaim.c - rculist_free_rcu(), rculist_call_rcu() and
+ * rculist_rcu_barrier(), with a leak check that can fail.
+ *
+ * The leak check is glibc's own count of bytes in allocated chunks,
+ * mallinfo2().uordblks, summed over every arena.  A test takes it once
+ * the machinery is warm (call_rcu's worker thread started, the threads'
+ * arenas created), frees 10^5 blocks through rculist_free_rcu(), calls
+ * rculist_rcu_barrier() and requires the count back within LEAK_SLACK of
+ * where it was; chunks that sit in a thread's tcache count as allocated,
+ * which the slack covers.  leak_check_sees_a_leak shows that the check
+ * fails when blocks are not freed.
+ */
+#include <malloc.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "conc.h"
+
+TestSuite(reclaim, .timeout = 30);
+
+#define CANARY	   0x5ca1ab1ec0ffee00UL
+#define LEAK_SLACK (32 * 1024L)
+#define NBLOCKS	   100000
+#define ROUND	   1000
+
+/* The rcu_head first ... */
+struct blk_head_first {
+	struct rcu_head rcu;
+	unsigned long canary;
+	char data[64];
+};
+
+/* ... and at a non-zero offset, between other fields. */
+struct blk_head_inside {
+	unsigned long canary;
+	char data[40];
+	struct rcu_head rcu;
+	char tail[24];
+};
+
+static long in_use(void)
+{
+	return (long)mallinfo2().uordblks;
+}
+
+static void *blk_alloc(size_t size)
+{
+	unsigned long *p = malloc(size);
+
+	cr_assert_not_null(p);
+	memset(p, 0x11, size);
+	return p;
+}
+
+/* Queue @n blocks of each layout for rculist_free_rcu(). */
+static void free_rcu_blocks(long n)
+{
+	struct blk_head_first *a;
+	struct blk_head_inside *b;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		a = blk_alloc(sizeof(*a));
+		a->canary = CANARY;
+		rculist_free_rcu(a, rcu);
+		b = blk_alloc(sizeof(*b));
+		b->canary = CANARY;
+		rculist_free_rcu(b, rcu);
+	}
+}
+
+/* Start call_rcu's worker and settle malloc's caches before a baseline. */
+static long warm_baseline(void)
+{
+	free_rcu_blocks(ROUND);
+	rculist_rcu_barrier();
+	return in_use();
+}
+
+static void check_no_leak(long baseline, const char *what)
+{
+	long delta;
+
+	rculist_rcu_barrier();
+	delta = in_use() - baseline;
+	cr_log_info("%s: %ld bytes above the baseline after the barrier", what,
+		    delta);
+	cr_assert_leq(delta, LEAK_SLACK,
+		      "%s: %ld bytes still allocated after rculist_rcu_barrier()",
+		      what, delta);
+}
+
+Test(reclaim, offsetof_rcu_head_is_what_the_test_means)
+{
+	cr_assert_eq(offsetof(struct blk_head_first, rcu), 0);
+	cr_assert_gt(offsetof(struct blk_head_inside, rcu), 0);
+}
+
+/* 10^5 blocks of each layout, freed after grace periods: none is left. */
+Test(reclaim, free_rcu_frees_every_block)
+{
+	long baseline = warm_baseline(), peak = 0, i;
+
+	for (i = 0; i < NBLOCKS / ROUND; i++) {
+		free_rcu_blocks(ROUND);
+		if (in_use() - baseline > peak)
+			peak = in_use() - baseline;
+	}
+	/* The count does see the blocks while they wait. */
+	cr_assert_gt(peak, LEAK_SLACK, "peak %ld bytes", peak);
+	check_no_leak(baseline, "10^5 x 2 blocks");
+}
+
+/*
+ * The checker itself: keep ROUND of the blocks instead of freeing them,
+ * and check_no_leak()'s condition must fail by about their size.
+ */
+Test(reclaim, leak_check_sees_a_leak)
+{
+	static struct blk_head_inside *kept[ROUND];
+	long baseline = warm_baseline(), delta, i;
+
+	free_rcu_blocks(NBLOCKS / 10);
+	for (i = 0; i < ROUND; i++)
+		kept[i] = blk_alloc(sizeof(*kept[i]));
+	free_rcu_blocks(NBLOCKS / 10);
+	rculist_rcu_barrier();
+	delta = in_use() - baseline;
+	cr_log_info("%d blocks kept: %ld bytes above the baseline", ROUND, delta);
+	cr_assert_gt(delta, LEAK_SLACK, "a leak of %d blocks went unseen: %ld",
+		     ROUND, delta);
+	cr_assert_geq(delta, (long)(ROUND * sizeof(*kept[0])),
+		      "%ld bytes for %d blocks of %zu", delta, ROUND,
+		      sizeof(*kept[0]));
+	for (i = 0; i < ROUND; i++)
+		rculist_free_rcu(kept[i], rcu);
+	check_no_leak(baseline, "after freeing the kept blocks");
+}
+
+/* Several threads queue frees at once. */
+#define NTHREADS 4
+
+static void *free_rcu_thread(void *arg)
+{
+	free_rcu_blocks((long)(intptr_t)arg);
+	return NULL;
+}
+
+static void run_threads(long blocks_each)
+{
+	pthread_t tid[NTHREADS];
+	int i;
+
+	for (i = 0; i < NTHREADS; i++)
+		cr_assert_eq(pthread_create(&tid[i], NULL, free_rcu_thread,
+					    (void *)(intptr_t)blocks_each),
+			     0);
+	for (i = 0; i < NTHREADS; i++)
+		cr_assert_eq(pthread_join(tid[i], NULL), 0);
+}
+
+Test(reclaim, free_rcu_from_several_threads)
+{
+	long baseline;
+
+	/* The first run creates the threads' arenas; measure the second. */
+	run_threads(ROUND);
+	rculist_rcu_barrier();
+	baseline = in_use();
+	run_threads(NBLOCKS / NTHREADS / 2);
+	check_no_leak(baseline, "4 threads");
+}
+
+/*
+ * A reader holds a block across rculist_free_rcu(): the block is not
+ * freed while the reader's section lasts (its contents stay intact and
+ * it is still counted), and is freed after.
+ */
+#define BIG (64 * 1024)
+
+static struct {
+	unsigned char *block;
+	int stage; /* 1: reader in its section; 2: may leave */
+	int intact;
+} hold;
+
+static int block_intact(const unsigned char *b)
+{
+	size_t i;
+
+	for (i = 0; i < BIG; i++)
+		if (b[i] != 0x5a)
+			return 0;
+	return 1;
+}
+
+static void *holding_reader(void *arg)
+{
+	(void)arg;
+	rculist_register_thread();
+	rculist_read_lock();
+	__atomic_store_n(&hold.stage, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&hold.stage, __ATOMIC_ACQUIRE) != 2)
+		usleep(1000);
+	hold.intact = block_intact(hold.block);
+	rculist_read_unlock();
+	rculist_quiescent_state();
+	rculist_unregister_thread();
+	return NULL;
+}
+
+struct big_blk {
+	struct rcu_head rcu;
+	unsigned char data[BIG];
+};
+
+Test(reclaim, free_rcu_waits_for_a_reader)
+{
+	struct big_blk *b;
+	pthread_t tid;
+	long baseline = warm_baseline();
+
+	b = blk_alloc(sizeof(*b));
+	memset(b->data, 0x5a, BIG);
+	hold.block = b->data;
+	cr_assert_eq(pthread_create(&tid, NULL, holding_reader, NULL), 0);
+	while (!__atomic_load_n(&hold.stage, __ATOMIC_ACQUIRE))
+		usleep(1000);
+
+	rculist_free_rcu(b, rcu);
+	usleep(50 * 1000);
+	cr_assert_geq(in_use() - baseline, BIG,
+		      "the block was freed while a reader held it");
+	__atomic_store_n(&hold.stage, 2, __ATOMIC_RELEASE);
+	cr_assert_eq(pthread_join(tid, NULL), 0);
+	cr_assert(hold.intact, "the reader saw its block overwritten");
+	check_no_leak(baseline, "big block");
+}
+
+/* rculist_free_rcu() inside a read-side critical section. */
+static void *free_inside_section(void *arg)
+{
+	(void)arg;
+	rculist_register_thread();
+	rculist_read_lock();
+	free_rcu_blocks(NBLOCKS / 10);
+	rculist_read_unlock();
+	rculist_quiescent_state();
+	rculist_unregister_thread();
+	return NULL;
+}
+
+Test(reclaim, free_rcu_inside_a_read_side_section)
+{
+	pthread_t tid;
+	long baseline = warm_baseline();
+
+	cr_assert_eq(pthread_create(&tid, NULL, free_inside_section, NULL), 0);
+	cr_assert_eq(pthread_join(tid, NULL), 0);
+	check_no_leak(baseline, "inside a section");
+}
+
+/*
+ * A barrier that starts while a batch waits for its grace period: the
+ * flavour's barrier callback then runs just before the next batch's, and
+ * rculist_rcu_barrier() must still wait until that batch's blocks are
+ * freed, not only until its callback has started.
+ */
+static int barrier_started;
+
+static void *reader_until_barrier(void *arg)
+{
+	(void)arg;
+	rculist_register_thread();
+	rculist_read_lock();
+	__atomic_store_n(&hold.stage, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&barrier_started, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(20 * 1000); /* the barrier queues its callback meanwhile */
+	rculist_read_unlock();
+	rculist_quiescent_state();
+	rculist_unregister_thread();
+	return NULL;
+}
+
+Test(reclaim, rcu_barrier_waits_for_a_batch_being_freed)
+{
+	pthread_t tid;
+	long baseline = warm_baseline();
+
+	cr_assert_eq(pthread_create(&tid, NULL, reader_until_barrier, NULL), 0);
+	while (!__atomic_load_n(&hold.stage, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	/*
+	 * One batch in flight, held up by the reader; the rest wait, many
+	 * enough that freeing them takes milliseconds.
+	 */
+	free_rcu_blocks(NBLOCKS);
+	__atomic_store_n(&barrier_started, 1, __ATOMIC_RELEASE);
+	check_no_leak(baseline, "barrier during a grace period");
+	cr_assert_eq(pthread_join(tid, NULL), 0);
+}
+
+/*
+ * rculist_rcu_barrier() waits for every callback queued before it, by
+ * any thread, slow ones included, and for rculist_free_rcu() blocks
+ * queued among them.
+ */
+#define NCALLS 5000
+
+struct counted {
+	struct rcu_head rcu;
+	long slow;
+};
+
+static unsigned long callbacks_run;
+
+static void count_and_free(struct rcu_head *head)
+{
+	struct counted *c = (struct counted *)(void *)head;
+
+	if (c->slow)
+		usleep(2000);
+	free(c);
+	__atomic_fetch_add(&callbacks_run, 1, __ATOMIC_RELAXED);
+}
+
+static void *queue_callbacks(void *arg)
+{
+	struct counted *c;
+	long i;
+
+	(void)arg;
+	for (i = 0; i < NCALLS; i++) {
+		c = blk_alloc(sizeof(*c));
+		c->slow = i == NCALLS - 1;
+		rculist_call_rcu(&c->rcu, count_and_free);
+		if (i % 8 == 0)
+			free_rcu_blocks(1);
+	}
+	return NULL;
+}
+
+Test(reclaim, rcu_barrier_runs_every_callback)
+{
+	pthread_t tid[2];
+	long baseline = warm_baseline();
+	int i;
+
+	for (i = 0; i < 2; i++)
+		cr_assert_eq(pthread_create(&tid[i], NULL, queue_callbacks, NULL),
+			     0);
+	for (i = 0; i < 2; i++)
+		cr_assert_eq(pthread_join(tid[i], NULL), 0);
+	rculist_rcu_barrier();
+	cr_assert_eq(__atomic_load_n(&callbacks_run, __ATOMIC_RELAXED),
+		     2 * NCALLS, "%lu of %d callbacks run", callbacks_run,
+		     2 * NCALLS);
+	check_no_leak(baseline, "callbacks and frees");
+}
+
+/*
+ * ------------------------------------------------------------------
+ * Per-thread batches (core/reclaim.c): each thread's blocks wait in its
+ * own open batch, then in batch slots handed to call_rcu.
+ */
+static struct rculist__reclaim_stats reclaim_stats(void)
+{
+	struct rculist__reclaim_stats st;
+
+	rculist__reclaim_get_stats(&st, 0);
+	return st;
+}
+
+/* Free @n small blocks through rculist_free_rcu(). */
+static void free_rcu_small(long n)
+{
+	struct blk_head_first *a;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		a = blk_alloc(sizeof(*a));
+		a->canary = CANARY;
+		rculist_free_rcu(a, rcu);
+	}
+}
+
+/* Wait, within @ms milliseconds, until @cond() holds; returns it. */
+static int wait_until(int (*cond)(void), long ms)
+{
+	const struct timespec tick = { 0, 1000000 };
+	long i;
+
+	for (i = 0; i < ms && !cond(); i++)
+		nanosleep(&tick, NULL);
+	return cond();
+}
+
+/*
+ * A reader holds a block while its updater frees it and then enough
+ * others for several batches to be handed off and their slots reused:
+ * the held block survives every hand-off until the reader leaves.
+ */
+struct held {
+	unsigned long magic;
+	long key;
+	struct rcu_head rcu;
+	unsigned char data[BIG];
+};
+
+#define HELD_MAGIC 0x4e1dUL
+
+static struct {
+	struct held *block; /* what the reader reads */
+	int stage;	    /* 1: reader holds it; 2: may leave */
+	int intact, timed_out;
+} across;
+
+static int held_intact(const struct held *h)
+{
+	size_t i;
+
+	if (h->magic != HELD_MAGIC || h->key != 42)
+		return 0;
+	for (i = 0; i < BIG; i++)
+		if (h->data[i] != 0x5a)
+			return 0;
+	return 1;
+}
+
+static int across_may_leave(void)
+{
+	return __atomic_load_n(&across.stage, __ATOMIC_ACQUIRE) == 2;
+}
+
+static int across_holding(void)
+{
+	return __atomic_load_n(&across.stage, __ATOMIC_ACQUIRE) >= 1;
+}
+
+static void *reader_across_hand_offs(void *arg)
+{
+	struct held *h;
+
+	(void)arg;
+	rculist_register_thread();
+	rculist_read_lock();
+	h = rculist__deref(across.block);
+	__atomic_store_n(&across.stage, 1, __ATOMIC_RELEASE);
+	across.timed_out = !wait_until(across_may_leave, 10000);
+	across.intact = held_intact(h);
+	rculist_read_unlock();
+	rculist_quiescent_state();
+	rculist_unregister_thread();
+	return NULL;
+}
+
+Test(reclaim, free_rcu_block_survives_later_hand_offs)
+{
+	struct rculist__reclaim_stats st = reclaim_stats();
+	long baseline = warm_baseline();
+	struct held *h = blk_alloc(sizeof(*h));
+	pthread_t tid;
+
+	h->magic = HELD_MAGIC;
+	h->key = 42;
+	memset(h->data, 0x5a, BIG);
+	rculist__publish(across.block, h);
+	cr_assert_eq(pthread_create(&tid, NULL, reader_across_hand_offs, NULL),
+		     0);
+	cr_assert(wait_until(across_holding, 10000), "the reader never started");
+
+	/* Unpublish, free it, then 4 batches more: 3 hand-offs at least. */
+	rculist__publish(across.block, NULL);
+	rculist_free_rcu(h, rcu);
+	free_rcu_small(4 * (long)st.batch);
+	cr_assert_geq(in_use() - baseline, BIG,
+		      "the held block was freed while its reader held it");
+
+	__atomic_store_n(&across.stage, 2, __ATOMIC_RELEASE);
+	cr_assert_eq(pthread_join(tid, NULL), 0);
+	cr_assert_not(across.timed_out);
+	cr_assert(across.intact, "the reader saw its block freed or overwritten");
+	check_no_leak(baseline, "held block and 4 batches");
+}
+
+/*
+ * Two updaters replace elements of a shared list flat out and free the
+ * old ones with rculist_free_rcu(); two readers walk it and check every
+ * element they reach: its magic, its key, and that neither changes while
+ * they hold it (free() writes glibc's own links over the first two
+ * words, and a reused block gets a new, unique key).
+ */
+#define CONC_LEN      32
+#define CONC_UPDATES  100000
+#define CONC_READERS  2
+#define CONC_UPDATERS 2
+#define LIVE_MAGIC    0x11fe11fe11feUL
+
+struct celem {
+	unsigned long magic;
+	long key;
+	struct cds_list_head link;
+	struct rcu_head rcu;
+	unsigned char payload[24];
+};
+
+static struct {
+	struct cds_list_head head;
+	pthread_mutex_t lock;
+	long next_key;
+	int stop;
+	unsigned long walks, bad;
+	long bad_key;
+	unsigned long bad_magic;
+} cl = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static struct celem *celem_new(void)
+{
+	struct celem *e = blk_alloc(sizeof(*e));
+
+	e->magic = LIVE_MAGIC;
+	e->key = __atomic_fetch_add(&cl.next_key, 1, __ATOMIC_RELAXED);
+	memset(e->payload, (unsigned char)e->key, sizeof(e->payload));
+	return e;
+}
+
+static int celem_ok(const struct celem *e, long key)
+{
+	size_t i;
+
+	if (__atomic_load_n(&e->magic, __ATOMIC_RELAXED) != LIVE_MAGIC ||
+	    __atomic_load_n(&e->key, __ATOMIC_RELAXED) != key)
+		return 0;
+	for (i = 0; i < sizeof(e->payload); i++)
+		if (__atomic_load_n(&e->payload[i], __ATOMIC_RELAXED) !=
+		    (unsigned char)key)
+			return 0;
+	return 1;
+}
+
+static void *poison_reader(void *arg)
+{
+	struct celem *e;
+	unsigned long walks = 0, bad = 0;
+	long key;
+	int n;
+
+	(void)arg;
+	rculist_register_thread();
+	while (!__atomic_load_n(&cl.stop, __ATOMIC_ACQUIRE)) {
+		rculist_read_lock();
+		n = 0;
+		cds_list_for_each_entry_rcu(e, &cl.head, link) {
+			key = __atomic_load_n(&e->key, __ATOMIC_RELAXED);
+			if (!celem_ok(e, key) ||
+			    (sched_yield(), !celem_ok(e, key))) {
+				if (!bad++) {
+					cl.bad_key = key;
+					cl.bad_magic = e->magic;
+				}
+				break;
+			}
+			if (++n > 2 * CONC_LEN) {
+				bad++;
+				break;
+			}
+		}
+		rculist_read_unlock();
+		rculist_quiescent_state();
+		walks++;
+	}
+	rculist_unregister_thread();
+	__atomic_add_fetch(&cl.walks, walks, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&cl.bad, bad, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void *replacing_updater(void *arg)
+{
+	struct celem *old, *e;
+	unsigned long r = (unsigned long)(intptr_t)arg * 2654435761UL + 1;
+	long i, pos;
+
+	for (i = 0; i < CONC_UPDATES; i++) {
+		e = celem_new();
+		r = r * 6364136223846793005UL + 1442695040888963407UL;
+		pthread_mutex_lock(&cl.lock);
+		pos = (long)((r >> 33) % CONC_LEN);
+		cds_list_for_each_entry(old, &cl.head, link)
+			if (!pos--)
+				break;
+		cds_list_replace_rcu(&old->link, &e->link);
+		pthread_mutex_unlock(&cl.lock);
+		rculist_free_rcu(old, rcu);
+	}
+	return NULL;
+}
+
+Test(reclaim, concurrent_updaters_free_while_readers_check, .timeout = 60)
+{
+	pthread_t rd[CONC_READERS], up[CONC_UPDATERS];
+	long baseline = warm_baseline(), keys[CONC_LEN];
+	struct celem *e, *tmp;
+	int i, n = 0;
+
+	CDS_INIT_LIST_HEAD(&cl.head);
+	for (i = 0; i < CONC_LEN; i++)
+		cds_list_add_tail(&celem_new()->link, &cl.head);
+	for (i = 0; i < CONC_READERS; i++)
+		cr_assert_eq(pthread_create(&rd[i], NULL, poison_reader, NULL),
+			     0);
+	for (i = 0; i < CONC_UPDATERS; i++)
+		cr_assert_eq(pthread_create(&up[i], NULL, replacing_updater,
+					    (void *)(intptr_t)i),
+			     0);
+	for (i = 0; i < CONC_UPDATERS; i++)
+		cr_assert_eq(pthread_join(up[i], NULL), 0);
+	__atomic_store_n(&cl.stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < CONC_READERS; i++)
+		cr_assert_eq(pthread_join(rd[i], NULL), 0);
+
+	cr_log_info("%lu walks, %lu bad", cl.walks, cl.bad);
+	cr_assert_eq(cl.bad, 0,
+		     "%lu walks reached a freed or reused element (key %ld, magic %#lx)",
+		     cl.bad, cl.bad_key, cl.bad_magic);
+	cr_assert_gt(cl.walks, 0);
+	/* The whole list: well linked both ways, CONC_LEN distinct keys. */
+	cr_assert(rculist_list_check(&cl.head));
+	cds_list_for_each_entry(e, &cl.head, link) {
+		cr_assert_lt(n, CONC_LEN);
+		cr_assert(celem_ok(e, e->key));
+		keys[n++] = e->key;
+	}
+	cr_assert_eq(n, CONC_LEN);
+	n = 0;
+	cds_list_for_each_entry_reverse(e, &cl.head, link)
+		cr_assert_eq(e->key, keys[CONC_LEN - 1 - n++]);
+	for (i = 0; i < CONC_LEN; i++)
+		for (n = 0; n < i; n++)
+			cr_assert_neq(keys[n], keys[i], "key %ld twice", keys[i]);
+	cds_list_for_each_entry_safe(e, tmp, &cl.head, link) {
+		cds_list_del(&e->link);
+		rculist_free_rcu(e, rcu);
+	}
+	check_no_leak(baseline, "2 updaters x 10^5 replacements");
+}
+
+/*
+ * rculist_rcu_barrier() frees the blocks waiting in another thread's
+ * batch: a thread frees a batch less one block (the first handed off at
+ * once if nothing of its is in flight, the others left open), and idles; the barrier, from this thread, must
+ * have freed every one of them when it returns.  Repeated, as the
+ * library's own sweep of an idle thread's batch frees them too, some
+ * grace periods later.
+ */
+#define OTHER_ROUNDS 30
+
+static struct {
+	int round; /* set by the test: free one round */
+	int done;  /* set by the thread: round freed */
+	long per_round;
+} other;
+
+static int other_round_done(void)
+{
+	return __atomic_load_n(&other.done, __ATOMIC_ACQUIRE) ==
+	       __atomic_load_n(&other.round, __ATOMIC_RELAXED);
+}
+
+static int other_round_started(void)
+{
+	return __atomic_load_n(&other.round, __ATOMIC_ACQUIRE) >
+	       __atomic_load_n(&other.done, __ATOMIC_RELAXED);
+}
+
+static void *other_batch_thread(void *arg)
+{
+	int r;
+
+	(void)arg;
+	for (r = 1; r <= OTHER_ROUNDS; r++) {
+		if (!wait_until(other_round_started, 10000))
+			break;
+		free_rcu_small(other.per_round);
+		__atomic_store_n(&other.done, r, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+Test(reclaim, rcu_barrier_frees_another_threads_batch)
+{
+	long baseline = warm_baseline();
+	unsigned long before, after;
+	pthread_t tid;
+	int r;
+
+	other.per_round = (long)reclaim_stats().batch - 1;
+	cr_assert_eq(pthread_create(&tid, NULL, other_batch_thread, NULL), 0);
+	for (r = 1; r <= OTHER_ROUNDS; r++) {
+		before = reclaim_stats().freed;
+		__atomic_store_n(&other.round, r, __ATOMIC_RELEASE);
+		cr_assert(wait_until(other_round_done, 10000), "round %d", r);
+		rculist_rcu_barrier();
+		after = reclaim_stats().freed;
+		cr_assert_eq(after - before, (unsigned long)other.per_round,
+			     "round %d: the barrier returned with %ld of %ld blocks "
+			     "of another thread not freed",
+			     r, other.per_round - (long)(after - before),
+			     other.per_round);
+	}
+	cr_assert_eq(pthread_join(tid, NULL), 0);
+	check_no_leak(baseline, "another thread's batches");
+}
+
+/*
+ * A thread that exits with blocks in its open batch hands them off: they
+ * are freed without a barrier (the thread's state is swept once nothing
+ * of it is in flight), and the barrier finds nothing left.
+ */
+static long exit_blocks;
+
+static void *free_then_exit(void *arg)
+{
+	(void)arg;
+	free_rcu_small(exit_blocks);
+	return NULL;
+}
+
+static unsigned long exit_target;
+
+static int exit_blocks_freed(void)
+{
+	return reclaim_stats().freed >= exit_target;
+}
+
+Test(reclaim, thread_exit_hands_off_its_open_batch)
+{
+	long baseline = warm_baseline();
+	pthread_t tid;
+	int i;
+
+	/* One block handed off at once, the others left in the open batch. */
+	exit_blocks = (long)reclaim_stats().batch / 2;
+	for (i = 0; i < 5; i++) {
+		exit_target = reclaim_stats().freed + (unsigned long)exit_blocks;
+		cr_assert_eq(pthread_create(&tid, NULL, free_then_exit, NULL), 0);
+		cr_assert_eq(pthread_join(tid, NULL), 0);
+		cr_assert(wait_until(exit_blocks_freed, 10000),
+			  "exit %d: %lu of %ld blocks of an exited thread freed",
+			  i,
+			  reclaim_stats().freed -
+				  (exit_target - (unsigned long)exit_blocks),
+			  exit_blocks);
+	}
+	check_no_leak(baseline, "exited threads");
+}
+
+/*
+ * fork() while other threads make their first rculist_free_rcu() calls
+ * (each a new thread, so each takes the registry lock for a state) and
+ * hand batches to call_rcu: the child can free and run a barrier, and
+ * neither side deadlocks (core/fork.c holds the flavour's locks, then
+ * the registry lock, and rculist holds no lock across a liburcu call).
+ */
+#define FORKS	      200
+#define FORK_SPAWNERS 2
+
+static int fork_stop;
+
+static void *first_free_then_exit(void *arg)
+{
+	(void)arg;
+	free_rcu_small(3);
+	return NULL;
+}
+
+static void *spawn_first_freers(void *arg)
+{
+	pthread_t tid;
+
+	(void)arg;
+	while (!__atomic_load_n(&fork_stop, __ATOMIC_ACQUIRE)) {
+		if (pthread_create(&tid, NULL, first_free_then_exit, NULL))
+			continue;
+		pthread_join(tid, NULL);
+	}
+	return NULL;
+}
+
+Test(reclaim, fork_during_first_frees, .timeout = 120)
+{
+	pthread_t tid[FORK_SPAWNERS];
+	long baseline = warm_baseline();
+	int i, status, bad = 0, last = 0;
+	pid_t pid;
+
+	for (i = 0; i < FORK_SPAWNERS; i++)
+		cr_assert_eq(pthread_create(&tid[i], NULL, spawn_first_freers,
+					    NULL),
+			     0);
+	for (i = 0; i < FORKS; i++) {
+		pid = fork();
+		cr_assert_neq(pid, -1);
+		if (!pid) {
+			/*
+			 * The child: free, wait for its blocks, exit 0; 10 s
+			 * at most.  (A batch that another thread was handing
+			 * off at the fork is lost to the child: not counted.)
+			 */
+			unsigned long before = reclaim_stats().freed;
+			long n = 2 * (long)reclaim_stats().batch;
+
+			alarm(10);
+			free_rcu_small(n);
+			rculist_rcu_barrier();
+			_exit(reclaim_stats().freed - before >= (unsigned long)n ?
+				      0 :
+				      3);
+		}
+		cr_assert_eq(waitpid(pid, &status, 0), pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			bad++;
+			last = status;
+		}
+	}
+	__atomic_store_n(&fork_stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < FORK_SPAWNERS; i++)
+		cr_assert_eq(pthread_join(tid[i], NULL), 0);
+	cr_assert_eq(bad, 0, "%d of %d children failed (last status %#x)", bad,
+		     FORKS, last);
+	check_no_leak(baseline, "threads that freed across forks");
+}
