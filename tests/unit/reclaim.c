@@ -806,6 +806,7 @@ Test(reclaim, thread_exit_hands_off_its_open_batch)
  * the registry lock, and rculist holds no lock across a liburcu call).
  */
 #define FORKS	      200
+#define FORKS_VG      20 /* under memcheck: each child takes about 1 s */
 #define FORK_SPAWNERS 2
 
 static int fork_stop;
@@ -835,13 +836,14 @@ Test(reclaim, fork_during_first_frees, .timeout = 120)
 	pthread_t tid[FORK_SPAWNERS];
 	long baseline = warm_baseline();
 	int i, status, bad = 0, last = 0;
+	int forks = heap_is_glibcs() ? FORKS : FORKS_VG;
 	pid_t pid;
 
 	for (i = 0; i < FORK_SPAWNERS; i++)
 		cr_assert_eq(pthread_create(&tid[i], NULL, spawn_first_freers,
 					    NULL),
 			     0);
-	for (i = 0; i < FORKS; i++) {
+	for (i = 0; i < forks; i++) {
 		pid = fork();
 		cr_assert_neq(pid, -1);
 		if (!pid) {
@@ -870,6 +872,6 @@ Test(reclaim, fork_during_first_frees, .timeout = 120)
 	for (i = 0; i < FORK_SPAWNERS; i++)
 		cr_assert_eq(pthread_join(tid[i], NULL), 0);
 	cr_assert_eq(bad, 0, "%d of %d children failed (last status %#x)", bad,
-		     FORKS, last);
+		     forks, last);
 	check_no_leak(baseline, "threads that freed across forks");
 }
