@@ -553,6 +553,7 @@ static struct {
 	long next_key;
 	int stop;
 	unsigned long walks, bad;
+	int walking; /* readers that have made a walk */
 	long bad_key;
 	unsigned long bad_magic;
 } cl = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -610,7 +611,8 @@ static void *poison_reader(void *arg)
 		}
 		rculist_read_unlock();
 		rculist_quiescent_state();
-		walks++;
+		if (!walks++)
+			__atomic_add_fetch(&cl.walking, 1, __ATOMIC_RELAXED);
 	}
 	rculist_unregister_thread();
 	__atomic_add_fetch(&cl.walks, walks, __ATOMIC_RELAXED);
@@ -652,6 +654,17 @@ Test(reclaim, concurrent_updaters_free_while_readers_check, .timeout = 60)
 	for (i = 0; i < CONC_READERS; i++)
 		cr_assert_eq(pthread_create(&rd[i], NULL, poison_reader, NULL),
 			     0);
+	/*
+	 * The updates begin once every reader walks: on a loaded machine a
+	 * reader may get no turn for a while (20 s at most).
+	 */
+	for (i = 0; i < 20000 && __atomic_load_n(&cl.walking, __ATOMIC_RELAXED) <
+					 CONC_READERS;
+	     i++)
+		usleep(1000);
+	cr_assert_eq(__atomic_load_n(&cl.walking, __ATOMIC_RELAXED),
+		     CONC_READERS, "no progress: %d of %d readers walked in 20 s",
+		     cl.walking, CONC_READERS);
 	for (i = 0; i < CONC_UPDATERS; i++)
 		cr_assert_eq(pthread_create(&up[i], NULL, replacing_updater,
 					    (void *)(intptr_t)i),
