@@ -74,33 +74,6 @@ struct cds_hlist_bl_node {
 	struct cds_hlist_bl_node *next, **pprev;
 };
 
-RCULIST__BEGIN_DECLS
-/* core/debug.c: the checks of debug mode; internal, may change. */
-void rculist__debug_check_bladd(const struct cds_hlist_bl_node *newp,
-				struct cds_hlist_bl_node *const *pprev,
-				const struct cds_hlist_bl_node *next);
-void rculist__debug_check_bldel(const struct cds_hlist_bl_node *elem);
-void rculist__debug_check_bllocked(const struct cds_hlist_bl_head *head);
-RCULIST__END_DECLS
-
-#ifdef RCULIST_DEBUG
-#define RCULIST__CHECK_BLADD(newp, pprev, next)	rculist__debug_check_bladd(newp, pprev, next)
-#define RCULIST__CHECK_BLDEL(elem)		rculist__debug_check_bldel(elem)
-#define RCULIST__CHECK_BLLOCKED(head)		rculist__debug_check_bllocked(head)
-#define RCULIST__POISON_BL(elem)					\
-	((void)((elem)->next = (struct cds_hlist_bl_node *)RCULIST_POISON_NEXT, \
-		(elem)->pprev = (struct cds_hlist_bl_node **)RCULIST_POISON_PREV))
-/* Readers follow next only: cds_hlist_bl_del_rcu() poisons pprev alone. */
-#define RCULIST__POISON_BL_RCU(elem)					\
-	((void)((elem)->pprev = (struct cds_hlist_bl_node **)RCULIST_POISON_PREV))
-#else
-#define RCULIST__CHECK_BLADD(newp, pprev, next)	((void)0)
-#define RCULIST__CHECK_BLDEL(elem)		((void)0)
-#define RCULIST__CHECK_BLLOCKED(head)		((void)0)
-#define RCULIST__POISON_BL(elem)		((void)0)
-#define RCULIST__POISON_BL_RCU(elem)		((void)0)
-#endif
-
 /* Bit 0 of a head's first: the lock. */
 #define RCULIST__BL_LOCK	((uintptr_t)1)
 
