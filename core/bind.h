@@ -38,10 +38,16 @@
  * library last stored it (rculist__qs_ctr, kept by every call below that
  * changes liburcu's reader counter).
  */
+#if !RCULIST__QSBR
+/* No grace-period counter: 0, as every thread's rculist__qs_ctr stays. */
+static const unsigned long rculist__no_gp;
+#endif
 const struct rculist__read_side rculist__read_side = {
 	.lock_calls = !RCULIST__QSBR,
 #if RCULIST__QSBR
 	.qs_gp = &RCULIST__URCU(gp).ctr,
+#else
+	.qs_gp = &rculist__no_gp,
 #endif
 };
 __thread unsigned long rculist__qs_ctr;

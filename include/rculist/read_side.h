@@ -14,7 +14,7 @@
  *    the library only when the grace-period counter moved since the
  *    thread last announced itself (rculist__qs_ctr, the thread's counter
  *    as the library last set it), as liburcu's inline code does; under
- *    the other flavours it is a load of NULL and a branch, no call.
+ *    the other flavours both counters are a constant 0: no call.
  * The functions stay exported (ABI; their addresses, and the debug
  * mode's checking wrappers, use them); the names below are object-like
  * macros, as in <rculist/inline.h>, so that &rculist_read_lock works.
@@ -34,7 +34,8 @@ RCULIST__BEGIN_DECLS
  */
 struct rculist__read_side {
 	int lock_calls;		    /* read_lock/unlock do something */
-	const unsigned long *qs_gp; /* qsbr: the grace-period counter */
+	const unsigned long *qs_gp; /* qsbr: the grace-period counter;
+				     * else a constant 0 */
 };
 extern const struct rculist__read_side rculist__read_side;
 /*
@@ -66,9 +67,8 @@ static inline void rculist__read_unlock_wrap(void)
  */
 static inline void rculist__quiescent_state_wrap(void)
 {
-	const unsigned long *gp = rculist__read_side.qs_gp;
-
-	if (gp && __atomic_load_n(gp, __ATOMIC_RELAXED) != rculist__qs_ctr)
+	if (__atomic_load_n(rculist__read_side.qs_gp, __ATOMIC_RELAXED) !=
+	    rculist__qs_ctr)
 		rculist_quiescent_state();
 }
 
