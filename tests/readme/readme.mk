@@ -9,6 +9,8 @@ CHECKS += check-readme
 README_B   := $(B)/readme
 README_C   := $(README_B)/readme.c
 README_BINS := $(FLAVORS:%=$(README_B)/readme-%)
+# Shared with check-link-warnings, which may run at the same time.
+CHECK_PREP += $(README_C)
 
 $(README_C): README.md
 	$(Q)mkdir -p $(dir $@)
