@@ -9,8 +9,10 @@ CHECKS += check-readme
 README_B   := $(B)/readme
 README_C   := $(README_B)/readme.c
 README_BINS := $(FLAVORS:%=$(README_B)/readme-%)
-# Shared with check-link-warnings, which may run at the same time.
-CHECK_PREP += $(README_C)
+# Shared with check-link-warnings, which may run at the same time: built
+# first, once.  (A prerequisite of check-prep itself: the Makefile expands
+# CHECK_PREP in that rule before it includes the fragments.)
+check-prep: $(README_C)
 
 $(README_C): README.md
 	$(Q)mkdir -p $(dir $@)
