@@ -24,30 +24,13 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "child.h"
 
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
-}
-
-/* Wait for @pid up to @ms: its exit status, or -1 (killed: it hung). */
-static int wait_bounded(pid_t pid, long ms)
-{
-	int status;
-	long waited;
-
-	for (waited = 0; waited < ms; waited++) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-		sleep_ms(1);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	return -1;
 }
 
 /* In a child: free one block through RCU, wait for it, exit. */
