@@ -233,7 +233,8 @@ void rculist__fork_liburcu(int phase);
  * grace period has elapsed since, or waits for one with
  * rculist_cond_synchronize_rcu().  Under every flavour and every liburcu
  * version (liburcu 0.13 has no polled grace periods; 0.14's
- * start_poll_synchronize_rcu() is not used).
+ * start_poll_synchronize_rcu() is not used).  The defer queue
+ * (<rculist/dq.h>) keeps the cookies and the pointers for the program.
  */
 
 /**
