@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * tests/unit/child.h - wait for a child of fork() with a bound
- * (tests/unit/fork.c, poll.c): a child that hangs is killed, not waited
- * for until the suite's timeout.
+ * (tests/unit/poll.c): a child that hangs is killed, not waited for
+ * until the suite's timeout.
  */
 #ifndef RCULIST_TESTS_CHILD_H
 #define RCULIST_TESTS_CHILD_H
