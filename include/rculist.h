@@ -45,6 +45,7 @@
 #include "rculist/types.h"
 #include "rculist/debug.h"
 #include "rculist/runtime.h"
+#include "rculist/dq.h"
 #include "rculist/list.h"
 #include "rculist/list_rcu.h"
 #include "rculist/hlist.h"

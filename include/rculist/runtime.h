@@ -236,7 +236,8 @@ void rculist__fork_liburcu(int phase);
  * grace period has elapsed since, or waits for one with
  * rculist_cond_synchronize_rcu().  Under every flavour and every liburcu
  * version (liburcu 0.13 has no polled grace periods; 0.14's
- * start_poll_synchronize_rcu() is not used).
+ * start_poll_synchronize_rcu() is not used).  The defer queue
+ * (<rculist/dq.h>) keeps the cookies and the pointers for the program.
  */
 
 /**
@@ -280,17 +281,31 @@ struct rculist_gp_cookie rculist_get_state_synchronize_rcu(void);
  * grace period will satisfy it, without waiting
  *
  * Return: a cookie, as rculist_get_state_synchronize_rcu() gives, that
- * becomes satisfied without any further call: a grace period is queued
- * (through rculist_call_rcu(), from liburcu's call_rcu helper thread),
- * and ends once every read-side critical section that began before this
- * call has ended (qsbr: every registered online thread has announced a
- * quiescent state).
+ * becomes satisfied without any further call, in about one grace period:
+ * rculist's grace-period thread ("rculist-gp", created by the first
+ * call, every signal blocked, never a reader) is woken and runs
+ * rculist_synchronize_rcu() for as long as a cookie waits, one grace
+ * period for all the cookies taken meanwhile.  Satisfied once every
+ * read-side critical section that began before this call has ended
+ * (qsbr: every registered online thread has announced a quiescent
+ * state), at most two grace periods later (the one in progress may have
+ * begun before the call).  make bench-poll reports the latency
+ * (op=start_to_satisfied) beside rculist_synchronize_rcu()'s.
  *
  * Context: callable from any thread, registered or not, inside a
  * read-side critical section too; never blocks and allocates nothing
- * (one callback at most is in flight, for all callers).  Like
- * rculist_call_rcu(), it needs liburcu's call_rcu thread: not from a
- * child of fork() before the parent's fork handlers have run.
+ * (a few atomic operations, and a futex wake when the thread sleeps),
+ * except the first call, which creates the thread (not async-signal-
+ * safe then).  If the thread cannot be created, a callback through
+ * rculist_call_rcu() does its work (one at most in flight, satisfied in
+ * liburcu's call_rcu thread's time, about 10 ms) and the next call tries
+ * again.  fork() waits for the polled grace period in progress (a child
+ * must not inherit liburcu's grace-period lock held by a thread it does
+ * not have), so do not fork inside a read-side critical section (qsbr:
+ * an online caller goes offline meanwhile); the child gets a thread of
+ * its own, and a cookie taken before the fork is satisfied there too.
+ * At process exit, the thread starts no grace period once rculist's
+ * destructor has run (it waits 1 s at most for the one in progress).
  */
 struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void);
 
