@@ -97,14 +97,16 @@ static void poll_callback(struct rcu_head *head);
 static void poll_queue(void)
 {
 	carried = rculist__gp_begin() + 1;
+	rculist__tsan_handover(&poll_head);
 	rculist_call_rcu(&poll_head, poll_callback);
 }
 
 static void poll_callback(struct rcu_head *head)
 {
-	unsigned long reached = carried;
+	unsigned long reached;
 
-	(void)head;
+	rculist__tsan_takeover(head);
+	reached = carried;
 	rculist__gp_end(reached - 1);
 	__atomic_store_n(&queued, 0, __ATOMIC_SEQ_CST);
 	if (seq_after(load(&wanted), reached) &&
@@ -129,4 +131,6 @@ void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie)
 		return;
 	if (!rculist_poll_state_synchronize_rcu(cookie))
 		rculist_synchronize_rcu();
+	else
+		rculist__tsan_gp_ended();
 }

@@ -379,4 +379,7 @@ RCULIST__END_DECLS
 #include "inline.h"
 #endif
 
+/* ThreadSanitizer: the read side's exits, with -fsanitize=thread only. */
+#include "tsan.h"
+
 #endif /* RCULIST_RUNTIME_H */
