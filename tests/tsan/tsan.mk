@@ -28,6 +28,7 @@
 # (their reports, if any, are counted too).
 
 CHECKS      += check-tsan
+CHECKS_LONG += check-tsan
 CHECKS_FULL += check-tsan-full
 
 TSAN_CC      ?= $(CC)
@@ -129,7 +130,8 @@ check-tsan-run: lib
 	@echo "== tsan, $(TSAN_NAME): install, the suppression file through pkg-config"
 	$(Q)rm -rf $(TSAN_ROOT)/prefix $(TSAN_ROOT)/logs $(TSAN_ROOT)/out && \
 		mkdir -p $(TSAN_ROOT)/logs $(TSAN_ROOT)/out
-	$(Q)$(MAKE) --no-print-directory install PREFIX=$(abspath $(TSAN_ROOT))/prefix >/dev/null
+	$(Q)$(MAKE) --no-print-directory install PREFIX=$(abspath $(TSAN_ROOT))/prefix \
+		GEN_B=$(TSAN_ROOT)/gen >/dev/null
 	$(Q)for f in $(FLAVORS); do \
 		s=$$(PKG_CONFIG_PATH=$(abspath $(TSAN_ROOT))/prefix/lib/pkgconfig \
 			$(PKG_CONFIG) --variable=tsan_suppressions rculist-$$f); \
@@ -140,7 +142,7 @@ check-tsan-run: lib
 	$(Q)if grep -v '^#' core/tsan.supp | grep . | grep -v '^race:urcu_' | grep -q .; then \
 		echo "check-tsan: core/tsan.supp has a rule for something other than liburcu:" >&2; \
 		grep -v '^#' core/tsan.supp | grep . | grep -v '^race:urcu_' >&2; exit 1; fi
-	$(Q)$(TSAN_MAKE) -j2 tsan-progs >/dev/null
+	$(Q)$(TSAN_MAKE) $(if $(findstring j,$(filter-out --%,$(MAKEFLAGS))),,-j2) tsan-progs >/dev/null
 	@echo "== tsan, $(TSAN_NAME): correct programs, every flavour (0 reports each)"
 	$(Q)supp=$(abspath $(TSAN_ROOT))/prefix/share/rculist/tsan.supp; \
 	for f in $(FLAVORS); do \
@@ -184,5 +186,6 @@ check-tsan-run: lib
 	done; done; \
 	echo "   planted bugs reported: $$caught of $$total; their fixed twins: 0 reports"; \
 	[ $$caught = $$total ]
-	$(Q)$(MAKE) --no-print-directory uninstall PREFIX=$(abspath $(TSAN_ROOT))/prefix >/dev/null
+	$(Q)$(MAKE) --no-print-directory uninstall PREFIX=$(abspath $(TSAN_ROOT))/prefix \
+		GEN_B=$(TSAN_ROOT)/gen >/dev/null
 	@echo "== tsan, $(TSAN_NAME): passed"
