@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # tests/torture/torture.mk - the torture test and the sanitizer / checker runs
-# (included by the Makefile).  See README.md, "Torture test".
+# (included by the Makefile).  See docs/torture-and-checkers.md.
 #
 #   make torture [DURATION=10]   every flavour, DURATION seconds each
 #   make check-torture           the short run `make check` does (3 s each)
