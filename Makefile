@@ -202,7 +202,7 @@ dev_link_script = { \
 # The .pc files and the CMake package carry the install directories (and
 # the package where liburcu was found): a stamp holding them is rewritten,
 # and the files regenerated, when PREFIX & co. or liburcu's place change.
-PC_DIRS = $(prefix):$(libdir):$(includedir):$(URCU_LIBDIR):$(URCU_INCLUDEDIR)
+PC_DIRS = $(prefix):$(libdir):$(includedir):$(datadir):$(URCU_LIBDIR):$(URCU_INCLUDEDIR)
 $(GEN_B)/pkgconfig/.dirs: FORCE | $(B)/.deps
 	$(Q)mkdir -p $(dir $@)
 	$(Q)[ "$$(cat $@ 2>/dev/null)" = '$(PC_DIRS)' ] || echo '$(PC_DIRS)' > $@
@@ -214,6 +214,7 @@ $(GEN_B)/pkgconfig/rculist-%.pc: core/rculist.pc.in $(VERSION_H) $(GEN_B)/pkgcon
 	$(Q)mkdir -p $(dir $@)
 	$(Q)sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
 		-e 's|@includedir@|$(includedir)|' -e 's|@version@|$(VERSION)|' \
+		-e 's|@datadir@|$(datadir)|' \
 		-e 's|@flavor@|$*|g' $< > $@
 
 # The CMake package: find_package(rculist), imported targets rculist::<f>
@@ -368,7 +369,7 @@ install: lib ## Install headers, libraries, .pc files and the CMake package unde
 	$(Q)$(INSTALL) -d $(DESTDIR)$(cmakedir)
 	$(Q)$(INSTALL) -m 644 $(CMAKE_CFGS) $(DESTDIR)$(cmakedir)/
 	$(Q)$(INSTALL) -d $(DESTDIR)$(datadir)/rculist
-	$(Q)$(INSTALL) -m 644 core/rculist.supp $(DESTDIR)$(datadir)/rculist/
+	$(Q)$(INSTALL) -m 644 core/rculist.supp core/tsan.supp $(DESTDIR)$(datadir)/rculist/
 	@echo "  INSTALL  $(DESTDIR)$(prefix)"
 
 uninstall: ## Remove what install installed

@@ -187,6 +187,7 @@ __attribute__((used)) static void (*const rculist__pin_anchor)(void) =
 void rculist__flavor_unregister(void)
 {
 #if RCULIST__REGISTERS
+	rculist__tsan_reader_exit();
 	rculist__stall_unregister();
 	RCULIST__URCU(unregister_thread)();
 	rculist__qs_ctr = 0;
@@ -302,6 +303,7 @@ void rculist_synchronize_rcu(void)
 	gp_ticket = rculist__gp_begin();
 
 	RCULIST__URCU(synchronize_rcu)();
+	rculist__tsan_gp_ended();
 	rculist__gp_end(gp_ticket);
 	if (watched)
 		rculist__stall_end(&wait);

@@ -659,6 +659,7 @@ void rculist__debug_read_unlock(const char *file, int line)
 	}
 	if (read_depth > 0)
 		read_depth--;
+	rculist__tsan_reader_exit();
 	rculist_read_unlock();
 }
 
@@ -669,6 +670,7 @@ void rculist__debug_quiescent_state(const char *file, int line)
 	if (unregistered(&s, "call rculist_register_thread() first") ||
 	    inside_reader(&s))
 		return;
+	rculist__tsan_reader_exit();
 	rculist_quiescent_state();
 }
 
@@ -679,6 +681,7 @@ void rculist__debug_thread_offline(const char *file, int line)
 	if (unregistered(&s, "call rculist_register_thread() first") ||
 	    inside_reader(&s))
 		return;
+	rculist__tsan_reader_exit();
 	rculist_thread_offline();
 }
 

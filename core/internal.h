@@ -122,4 +122,23 @@ RCULIST__HIDDEN void rculist__report_reading(const char *op, const char *why);
 RCULIST__HIDDEN void rculist__reclaim_before_fork(void);
 RCULIST__HIDDEN void rculist__reclaim_after_fork(void);
 
+/*
+ * core/tsan.c: the order RCU guarantees, told to ThreadSanitizer when
+ * its runtime is in the process (each a no-op otherwise).  A reader
+ * leaves its section; a grace period, or a barrier, has ended.
+ * rculist__tsan_before_free() only once rculist__tsan_present() said
+ * yes.
+ */
+RCULIST__HIDDEN int rculist__tsan_present(void);
+RCULIST__HIDDEN void rculist__tsan_reader_exit(void);
+RCULIST__HIDDEN void rculist__tsan_gp_ended(void);
+RCULIST__HIDDEN void rculist__tsan_barrier_ended(void);
+RCULIST__HIDDEN void rculist__tsan_before_free(void *head);
+/*
+ * The library's own callbacks: what the thread that queues @head did is
+ * ordered before the callback (after the grace period) that takes it.
+ */
+RCULIST__HIDDEN void rculist__tsan_handover(void *head);
+RCULIST__HIDDEN void rculist__tsan_takeover(void *head);
+
 #endif /* RCULIST_CORE_INTERNAL_H */

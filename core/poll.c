@@ -202,14 +202,16 @@ static void poll_callback(struct rcu_head *head);
 static void poll_queue(void)
 {
 	carried = rculist__gp_begin() + 1;
+	rculist__tsan_handover(&poll_head);
 	rculist_call_rcu(&poll_head, poll_callback);
 }
 
 static void poll_callback(struct rcu_head *head)
 {
-	unsigned long reached = carried;
+	unsigned long reached;
 
-	(void)head;
+	rculist__tsan_takeover(head);
+	reached = carried;
 	rculist__gp_end(reached - 1);
 	store(&queued, 0);
 	if (seq_after(load(&wanted), reached) &&
@@ -234,6 +236,8 @@ void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie)
 		return;
 	if (!rculist_poll_state_synchronize_rcu(cookie))
 		rculist_synchronize_rcu();
+	else
+		rculist__tsan_gp_ended();
 }
 
 /* ------------------------------------------------------- fork() and exit */

@@ -140,6 +140,9 @@ static void free_blocks(struct pending *p)
 	unsigned long n = 0;
 	size_t offset;
 
+	if (RCULIST__UNLIKELY(rculist__tsan_present()))
+		for (next = p; next; next = next->next)
+			rculist__tsan_before_free(next);
 	for (; p; p = next, n++) {
 		next = p->next;
 		offset = p->offset;
@@ -229,6 +232,7 @@ static void slot_done(struct rcu_head *head)
 	int queued = SLOT_QUEUED, probe = 0;
 	unsigned long seen = 0;
 
+	rculist__tsan_takeover(head);
 	if (!__atomic_compare_exchange_n(&sl->st, &queued, SLOT_DONE, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		/* The sweep slot: a batch nobody else frees, or a probe. */
@@ -309,6 +313,7 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 unlock:
 	pthread_mutex_unlock(&s->sweep_lock);
 	if (send) {
+		rculist__tsan_handover(&sl->rcu);
 		rculist_call_rcu(&sl->rcu, slot_done);
 		__atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
 	}
@@ -353,6 +358,7 @@ static void hand_off(struct state *s)
 	use->n = n;
 	__atomic_store_n(&use->st, SLOT_QUEUED, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST);
+	rculist__tsan_handover(&use->rcu);
 	rculist_call_rcu(&use->rcu, slot_done);
 out:
 	window_close(&s->owner_seq);
@@ -509,6 +515,7 @@ void rculist_rcu_barrier(void)
 	/* DONE slots that their owner or a sweeper claimed first. */
 	for (s = all; s; s = s->next)
 		wait_quiet(s);
+	rculist__tsan_barrier_ended();
 }
 
 void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_peak)

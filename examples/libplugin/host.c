@@ -76,9 +76,13 @@
 /*
  * fork() with the plugin loaded: memb and qsbr forbid it while another
  * thread is inside a read-side section, which the host's own readers
- * always are; so only hosts with no RCU, or bp, fork.
+ * always are; so only hosts with no RCU, or bp, fork.  -DHOST_NO_FORK:
+ * none (make check-tsan: ThreadSanitizer does not support a child of a
+ * multi-threaded process that starts threads).
  */
-#if !HOST_HAS_RCU
+#if defined(HOST_NO_FORK)
+#define host_may_fork() 0
+#elif !HOST_HAS_RCU
 #define host_may_fork() 1
 #elif defined(HOST_RCULIST)
 #define host_may_fork() (strcmp(HOST_FLAVOR, "bp") == 0)

@@ -399,4 +399,7 @@ RCULIST__END_DECLS
 #include "read_side.h"
 #endif
 
+/* ThreadSanitizer: the read side's exits, with -fsanitize=thread only. */
+#include "tsan.h"
+
 #endif /* RCULIST_RUNTIME_H */

@@ -115,7 +115,9 @@ static struct elem *nulls_pool[NULLS_POOL];
 static pthread_mutex_t nulls_lock = PTHREAD_MUTEX_INITIALIZER;
 #endif
 
-static volatile int stop;
+/* Flags polled by the threads: atomics (plain or volatile, a data race). */
+static int stop;
+#define STOPPED() __atomic_load_n(&stop, __ATOMIC_RELAXED)
 static long next_key = RING_LEN; /* under the locks' serialisation: atomic */
 
 /* ------------------------------------------------------------ counters */
@@ -553,17 +555,17 @@ static int is_flavor(const char *name)
  * memb, qsbr: registered readers and the updaters park here, outside any
  * read-side section and any grace period, while main forks.
  */
-static volatile int park;
+static int park;
 static int parked, parkers;
 
 static void park_if_asked(int registered)
 {
-	if (!park)
+	if (!__atomic_load_n(&park, __ATOMIC_RELAXED))
 		return;
 	if (registered)
 		rculist_thread_offline();
 	__atomic_fetch_add(&parked, 1, __ATOMIC_SEQ_CST);
-	while (park && !stop)
+	while (__atomic_load_n(&park, __ATOMIC_RELAXED) && !STOPPED())
 		usleep(100);
 	__atomic_fetch_sub(&parked, 1, __ATOMIC_SEQ_CST);
 	if (registered)
@@ -586,7 +588,7 @@ static void *reader(void *p)
 
 	if (a->registers)
 		rculist_register_thread();
-	for (i = 0; !stop; i++) {
+	for (i = 0; !STOPPED(); i++) {
 		read_once(&s, &r);
 		if ((i & qs_mask) == 0) {
 			rculist_quiescent_state();
@@ -791,7 +793,7 @@ static void *updater(void *p)
 {
 	unsigned int r = (unsigned int)(uintptr_t)p * 104729u + 3;
 
-	while (!stop) {
+	while (!STOPPED()) {
 		unsigned int x = rnd(&r);
 
 		park_if_asked(0);
@@ -852,7 +854,7 @@ static void on_sigusr1(int sig)
 static void *signalled(void *p)
 {
 	(void)p;
-	while (!stop)
+	while (!STOPPED())
 		pause();
 	return NULL;
 }
@@ -860,7 +862,7 @@ static void *signalled(void *p)
 static void *signaller(void *p)
 {
 	(void)p;
-	while (!stop) {
+	while (!STOPPED()) {
 		pthread_kill(sig_thread, SIGUSR1);
 		usleep(200);
 	}
@@ -1016,7 +1018,7 @@ static void fork_round(void)
 
 	if (registers) {
 		/* memb, qsbr: never fork while another thread reads */
-		park = 1;
+		__atomic_store_n(&park, 1, __ATOMIC_RELAXED);
 		while (__atomic_load_n(&parked, __ATOMIC_SEQ_CST) < parkers)
 			usleep(100);
 	}
@@ -1030,7 +1032,7 @@ static void fork_round(void)
 		_exit(v);
 	}
 	unlock_all();
-	park = 0;
+	__atomic_store_n(&park, 0, __ATOMIC_RELAXED);
 	close(fd[1]);
 	if (pid < 0) {
 		close(fd[0]);
@@ -1217,7 +1219,7 @@ int main(int argc, char **argv)
 	if (round < 5)
 		fork_round();
 
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	alarm(60);
 	for (i = 0; i < nupdaters; i++)
 		pthread_join(updaters[i], NULL);

@@ -36,7 +36,7 @@ $(B)/torture/%/torture: $(TORTURE_OBJ) $(LIBDIR_B)/librculist-%.so.$(VERSION)
 		-Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* -lpthread
 
 .PHONY: torture check-torture torture-run asan asan-selftest \
-	valgrind valgrind-selftest tsan
+	valgrind valgrind-selftest
 torture: ## Torture every flavour for DURATION seconds each (default 10)
 	$(Q)$(MAKE) --no-print-directory torture-run TORTURE_SECONDS=$(DURATION)
 
@@ -179,6 +179,3 @@ valgrind-selftest: ## Prove make valgrind fails on a planted early free and a pl
 			tail -5 $(VG_B)/plant-$$bug/out; exit 1; \
 		fi; \
 	done
-
-tsan: ## Why there is no ThreadSanitizer run (see docs/torture-and-checkers.md)
-	@echo 'make tsan: not provided; docs/torture-and-checkers.md, "ThreadSanitizer: no make tsan", says why'; exit 1
