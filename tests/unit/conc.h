@@ -44,6 +44,7 @@ struct conc_elem {
 	long key;
 	struct cds_list_head link;
 	struct cds_hlist_node hnode;
+	struct cds_hlist_bl_node blnode;
 	struct rcu_head rcu;
 	unsigned char payload[16];
 };
@@ -54,6 +55,7 @@ static struct conc_elem conc_sentinel = {
 	.key = -1,
 	.link = { &conc_sentinel.link, &conc_sentinel.link },
 	.hnode = { NULL, NULL },
+	.blnode = { NULL, NULL },
 };
 
 static inline struct conc_elem *conc_elem_new(long key)
@@ -87,6 +89,7 @@ static inline void conc_poison(struct conc_elem *e)
 	__atomic_store_n(&e->link.next, &conc_sentinel.link, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->link.prev, &conc_sentinel.link, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->hnode.next, &conc_sentinel.hnode, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->blnode.next, &conc_sentinel.blnode, __ATOMIC_RELAXED);
 	memset(&e->key, CONC_POISON_BYTE, sizeof(e->key));
 	memset(e->payload, CONC_POISON_BYTE, sizeof(e->payload));
 }
