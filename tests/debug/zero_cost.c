@@ -90,6 +90,13 @@ long z_fe_entry_rcu(L *h) { struct obj *o; long s = 0; cds_list_for_each_entry_r
 long z_fe_entry_reverse_rcu(L *h) { struct obj *o; long s = 0; cds_list_for_each_entry_reverse_rcu(o, h, link) s += o->key; return s; }
 long z_fe_entry_continue_rcu(L *h, struct obj *o) { long s = 0; cds_list_for_each_entry_continue_rcu(o, h, link) s += o->key; return s; }
 long z_fe_entry_from_rcu(L *h, struct obj *o) { long s = 0; cds_list_for_each_entry_from_rcu(o, h, link) s += o->key; return s; }
+/* The iterators given a condition (an updater's walk under its lock). */
+int z_lock_held(void);
+long z_for_each_rcu_cond(L *h) { L *p; long s = 0; cds_list_for_each_rcu(p, h, z_lock_held()) s += (long)p; return s; }
+long z_fe_entry_rcu_cond(L *h) { struct obj *o; long s = 0; cds_list_for_each_entry_rcu(o, h, link, z_lock_held()) s += o->key; return s; }
+long z_fe_entry_reverse_rcu_cond(L *h) { struct obj *o; long s = 0; cds_list_for_each_entry_reverse_rcu(o, h, link, z_lock_held()) s += o->key; return s; }
+long z_fe_entry_continue_rcu_cond(L *h, struct obj *o) { long s = 0; cds_list_for_each_entry_continue_rcu(o, h, link, z_lock_held()) s += o->key; return s; }
+long z_fe_entry_from_rcu_cond(L *h, struct obj *o) { long s = 0; cds_list_for_each_entry_from_rcu(o, h, link, z_lock_held()) s += o->key; return s; }
 
 /* Plain hlist operations and iterators. */
 void z_hinit(H *h) { CDS_INIT_HLIST_HEAD(h); }
@@ -130,4 +137,9 @@ long z_hfe_entry_rcu(H *h) { struct obj *o; N *p; long s = 0; cds_hlist_for_each
 long z_hfe_entry_rcu_2(H *h) { struct obj *o; long s = 0; cds_hlist_for_each_entry_rcu_2(o, h, node) s += o->key; return s; }
 long z_hfe_entry_continue_rcu(struct obj *o) { long s = 0; cds_hlist_for_each_entry_continue_rcu(o, node) s += o->key; return s; }
 long z_hfe_entry_from_rcu(struct obj *o) { long s = 0; cds_hlist_for_each_entry_from_rcu(o, node) s += o->key; return s; }
+long z_hfor_each_rcu_cond(H *h) { N *p; long s = 0; cds_hlist_for_each_rcu(p, h, z_lock_held()) s += (long)p; return s; }
+long z_hfe_entry_rcu_cond(H *h) { struct obj *o; N *p; long s = 0; cds_hlist_for_each_entry_rcu(o, p, h, node, z_lock_held()) s += o->key; return s; }
+long z_hfe_entry_rcu_2_cond(H *h) { struct obj *o; long s = 0; cds_hlist_for_each_entry_rcu_2(o, h, node, z_lock_held()) s += o->key; return s; }
+long z_hfe_entry_continue_rcu_cond(struct obj *o) { long s = 0; cds_hlist_for_each_entry_continue_rcu(o, node, z_lock_held()) s += o->key; return s; }
+long z_hfe_entry_from_rcu_cond(struct obj *o) { long s = 0; cds_hlist_for_each_entry_from_rcu(o, node, z_lock_held()) s += o->key; return s; }
 /* clang-format on */
