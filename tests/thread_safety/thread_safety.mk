@@ -19,7 +19,6 @@
 # (make check-full) adds the other configurations: 84 more.
 CHECKS += check-thread-safety
 CHECKS_FULL += check-thread-safety-full
-CHECKS_PARALLEL += check-thread-safety check-thread-safety-full
 
 TS_CLANG   ?= clang
 TS_CLANGXX ?= clang++
