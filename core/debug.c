@@ -539,8 +539,10 @@ void rculist__debug_check_reader_if(int cond)
 	struct site s = current_site("RCU iterator or accessor");
 
 	if (!cond)
-		check_reader(&s, "not inside a read-side critical section, and the condition is false "
-			     "(hold the lock it names, or call rculist_read_lock() first)");
+		check_reader(&s,
+			     "not inside a read-side critical section, and the "
+			     "condition is false (hold the lock it names, or call "
+			     "rculist_read_lock() first)");
 	rculist__debug_leave();
 }
 

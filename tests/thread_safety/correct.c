@@ -55,7 +55,8 @@ int reader(void)
 		it = first;
 		cds_list_for_each_entry_continue_rcu(it, &list, link)
 			sum += it->key;
-		it = cds_list_next_or_null_rcu(&list, &first->link, struct item, link);
+		it = cds_list_next_or_null_rcu(&list, &first->link, struct item,
+					       link);
 		if (it)
 			cds_list_for_each_entry_from_rcu(it, &list, link)
 				sum += it->key;
@@ -101,10 +102,12 @@ int updater(void)
 		sum += it->key;
 	if (!cds_list_empty(&list)) {
 		it = cds_list_first_entry(&list, struct item, link);
-		cds_list_for_each_entry_continue_rcu(it, &list, link, update_lock_held())
+		cds_list_for_each_entry_continue_rcu(it, &list, link,
+						     update_lock_held())
 			sum += it->key;
 		it = cds_list_first_entry(&list, struct item, link);
-		cds_list_for_each_entry_from_rcu(it, &list, link, update_lock_held())
+		cds_list_for_each_entry_from_rcu(it, &list, link,
+						 update_lock_held())
 			sum += it->key;
 	}
 	cds_hlist_for_each_rcu(hpos, &hlist, update_lock_held())
@@ -115,13 +118,15 @@ int updater(void)
 		if (it->key == 1)
 			break;
 	if (it) {
-		cds_hlist_for_each_entry_continue_rcu(it, hnode, update_lock_held())
+		cds_hlist_for_each_entry_continue_rcu(it, hnode,
+						      update_lock_held())
 			sum += it->key;
 	}
 	it = hlist.next ? cds_hlist_entry(hlist.next, struct item, hnode) : NULL;
 	cds_hlist_for_each_entry_from_rcu(it, hnode, update_lock_held())
 		sum += it->key;
-	cds_hlist_nulls_for_each_entry_rcu(it, npos, &nulls, nnode, update_lock_held())
+	cds_hlist_nulls_for_each_entry_rcu(it, npos, &nulls, nnode,
+					   update_lock_held())
 		sum += it->key;
 	update_owner = (pthread_t)0;
 	pthread_mutex_unlock(&update_lock);

@@ -31,7 +31,8 @@ for f in "$@"; do
 	misuse)
 		expect=$(sed -n 's|^/\* expect: \(.*\) \*/$|\1|p' "$f")
 		line=$(grep -n 'MISUSE \*/' "$f" | cut -d: -f1)
-		if [ -z "$expect" ] || [ "$(printf '%s\n' "$line" | wc -l)" != 1 ] || [ -z "$line" ]; then
+		if [ -z "$expect" ] || [ -z "$line" ] ||
+		   [ "$(printf '%s\n' "$line" | wc -l)" != 1 ]; then
 			echo "thread-safety: $f: needs one expect: line and one MISUSE mark" >&2
 			exit 1
 		fi

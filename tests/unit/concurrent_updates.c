@@ -310,8 +310,7 @@ static int cu_visit(struct conc_reader *r, struct cu_seen *s,
 }
 
 static void cu_walk_list(struct conc_reader *r, struct cu_seen *s,
-			 struct cu_elem *head, int backward)
-	RCULIST_REQUIRES_RCU
+			 struct cu_elem *head, int backward) RCULIST_REQUIRES_RCU
 {
 	const void *fresh = &cu_fresh.c.link;
 	struct cu_elem *e;
@@ -332,8 +331,8 @@ static void cu_walk_list(struct conc_reader *r, struct cu_seen *s,
 	r->elems += n;
 }
 
-static void cu_walk_hlist(struct conc_reader *r, struct cu_seen *s)
-	RCULIST_REQUIRES_RCU
+static void cu_walk_hlist(struct conc_reader *r,
+			  struct cu_seen *s) RCULIST_REQUIRES_RCU
 {
 	const void *fresh = &cu_fresh.c.hnode;
 	struct cds_hlist_node *pos;
@@ -355,8 +354,8 @@ static void cu_walk_hlist(struct conc_reader *r, struct cu_seen *s)
 	r->elems += n;
 }
 
-static void cu_walk_nulls(struct conc_reader *r, struct cu_seen *s)
-	RCULIST_REQUIRES_RCU
+static void cu_walk_nulls(struct conc_reader *r,
+			  struct cu_seen *s) RCULIST_REQUIRES_RCU
 {
 	struct cds_hlist_nulls_node *pos;
 	struct cu_elem *e;

@@ -20,9 +20,9 @@
 
 TestSuite(debug_cond, .timeout = 30, .init = debug_init);
 
-#define NELEMS	3
-#define MAGIC	0x5eedf00dUL
-#define POISON	0xdeadUL
+#define NELEMS 3
+#define MAGIC  0x5eedf00dUL
+#define POISON 0xdeadUL
 
 struct elem {
 	unsigned long magic;
@@ -76,7 +76,7 @@ static void build(void)
 	}
 }
 
-#define SIG(sig, e)	((sig) = (sig) * 10 + (e)->key)
+#define SIG(sig, e) ((sig) = (sig)*10 + (e)->key)
 
 /*
  * Every _rcu iterator, each given update_lock_held() as its condition;
@@ -135,12 +135,13 @@ static void walk_all_with_condition(void)
 		SIG(sig, e);
 	cr_assert_eq(sig, 23);
 	sig = 0;
-	cds_hlist_nulls_for_each_entry_rcu(e, npos, &nh, nnode, update_lock_held())
+	cds_hlist_nulls_for_each_entry_rcu(e, npos, &nh, nnode,
+					   update_lock_held())
 		SIG(sig, e);
 	cr_assert_eq(sig, 123);
 }
 
-#define NWALKS	11	/* the walks above, each evaluating its condition once */
+#define NWALKS 11 /* the walks above, each evaluating its condition once */
 
 /* An updater, not even registered, under its lock, outside any section. */
 Test(debug_cond, updater_under_its_lock_is_not_reported)
@@ -202,20 +203,24 @@ Test(debug_cond, false_condition_on_a_nulls_list_is_reported, .signal = SIGABRT)
 
 	build();
 	rculist_register_thread();
-	EXPECT_REPORT("cds_hlist_nulls_for_each_entry_rcu", NULL, "%s", cond_false);
+	EXPECT_REPORT("cds_hlist_nulls_for_each_entry_rcu", NULL, "%s",
+		      cond_false);
 	/* clang-format off */
 	PROVOKE(cds_hlist_nulls_for_each_entry_rcu(e, pos, &nh, nnode, update_lock_held()) (void)e);
 	/* clang-format on */
 }
 
-Test(debug_cond, false_condition_in_an_unregistered_thread_is_reported, .signal = SIGABRT)
+Test(debug_cond, false_condition_in_an_unregistered_thread_is_reported,
+     .signal = SIGABRT)
 {
 	struct elem *e;
 
 	build();
 	/* bp registers a thread on its first rculist_read_lock(): never unregistered */
-	EXPECT_REPORT("cds_hlist_for_each_entry_rcu_2", NULL, "%s", flavor_is("bp") ? cond_false :
-		      "thread is not registered with RCU (call rculist_register_thread() first)");
+	EXPECT_REPORT("cds_hlist_for_each_entry_rcu_2", NULL, "%s",
+		      flavor_is("bp") ?
+			      cond_false :
+			      "thread is not registered with RCU (call rculist_register_thread() first)");
 	/* clang-format off */
 	PROVOKE(cds_hlist_for_each_entry_rcu_2(e, &hh, hnode, update_lock_held()) (void)e);
 	/* clang-format on */
@@ -231,10 +236,10 @@ Test(debug_cond, false_condition_in_an_unregistered_thread_is_reported, .signal 
  * the updater at its first lookup.  Without the grace period, readers
  * see poisoned elements (planted: caught in every run here).
  */
-#define TABLE_KEYS	64
-#define NREADERS	2
-#define MIN_LOOKUPS	2000	/* by each reader */
-#define MAX_REPLACED	20000
+#define TABLE_KEYS   64
+#define NREADERS     2
+#define MIN_LOOKUPS  2000 /* by each reader */
+#define MAX_REPLACED 20000
 
 static struct cds_hlist_head bucket;
 static int stop;
@@ -302,13 +307,15 @@ Test(debug_cond, shared_lookup_under_updates_is_not_reported)
 	for (key = 0; key < TABLE_KEYS; key++)
 		cds_hlist_add_head_rcu(&new_elem(key)->hnode, &bucket);
 	for (int i = 0; i < NREADERS; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, lookup_reader, &reader_lookups[i]), 0);
+		cr_assert_eq(pthread_create(&t[i], NULL, lookup_reader,
+					    &reader_lookups[i]),
+			     0);
 	/*
 	 * Replace elements until every reader has made MIN_LOOKUPS lookups
 	 * (progress, not a number of rounds), at most 20 s.
 	 */
-	for (time_t end = time(NULL) + 20; time(NULL) < end && replaced < MAX_REPLACED;
-	     replaced++) {
+	for (time_t end = time(NULL) + 20;
+	     time(NULL) < end && replaced < MAX_REPLACED; replaced++) {
 		struct elem *old, *e = new_elem((int)(replaced % TABLE_KEYS));
 		int done = 1;
 
@@ -321,15 +328,16 @@ Test(debug_cond, shared_lookup_under_updates_is_not_reported)
 		__atomic_store_n(&old->magic, POISON, __ATOMIC_RELAXED);
 		retired[replaced] = old;
 		for (int i = 0; i < NREADERS; i++)
-			done &= __atomic_load_n(&reader_lookups[i], __ATOMIC_RELAXED) >=
-				MIN_LOOKUPS;
+			done &= __atomic_load_n(&reader_lookups[i],
+						__ATOMIC_RELAXED) >= MIN_LOOKUPS;
 		if (done && replaced >= TABLE_KEYS)
 			break;
 	}
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (int i = 0; i < NREADERS; i++) {
 		pthread_join(t[i], NULL);
-		cr_assert_geq(reader_lookups[i], MIN_LOOKUPS, "reader %d made no progress", i);
+		cr_assert_geq(reader_lookups[i], MIN_LOOKUPS,
+			      "reader %d made no progress", i);
 	}
 	cr_assert_eq(reports, 0, "%s", last_report);
 	cr_assert_eq(__atomic_load_n(&poisoned_seen, __ATOMIC_RELAXED), 0,

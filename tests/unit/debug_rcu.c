@@ -221,7 +221,8 @@ Test(debug_rcu, rcu_barrier_inside_reader, .signal = SIGABRT, .timeout = 10)
 	PROVOKE(rculist_rcu_barrier());
 }
 
-TEST_NO_RCU_ANALYSIS(debug_rcu, unbalanced_unlock_is_skipped_when_handler_returns);
+TEST_NO_RCU_ANALYSIS(debug_rcu,
+		     unbalanced_unlock_is_skipped_when_handler_returns);
 Test(debug_rcu, unbalanced_unlock_is_skipped_when_handler_returns)
 {
 	rculist_register_thread();
