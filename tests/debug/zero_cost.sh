@@ -24,7 +24,7 @@ cp -R include/. "$out/include/"
 # iterators' check (with or without their optional condition), the
 # accessors' clang thread-safety requirement and the attributes of the
 # inline functions.
-for h in list list_rcu hlist hlist_rcu; do
+for h in list list_rcu hlist hlist_rcu hlist_bl; do
 	sed -e '/^[[:space:]]*RCULIST__\(CHECK\|POISON\)_[A-Z_]*(.*);[[:space:]]*$/d' \
 	    -e 's/RCULIST__CHECK_READER(),[[:space:]]*//g' \
 	    -e 's/for (RCULIST__CHECK_READER();/for (;/g' \
