@@ -10,8 +10,11 @@
 
 BENCH_B   := $(B)/bench
 BENCH_O   := $(BENCH_B)/obj
-BENCH_NEUTRAL := $(BENCH_O)/harness.o $(BENCH_O)/rl.o $(BENCH_O)/plain.o \
-	$(BENCH_O)/rwlock.o $(BENCH_O)/mutex.o
+# The harness and every benchmark question (bench/q_<question>.c, one
+# file each, registering its sections: see bench/harness.h).
+BENCH_QUESTIONS := $(patsubst bench/%.c,$(BENCH_O)/%.o,$(sort $(wildcard bench/q_*.c)))
+BENCH_NEUTRAL := $(BENCH_O)/harness.o $(BENCH_QUESTIONS) $(BENCH_O)/rl.o \
+	$(BENCH_O)/plain.o $(BENCH_O)/rwlock.o $(BENCH_O)/mutex.o
 bench_flavor_objs = $(BENCH_O)/$(1)/rli.o $(BENCH_O)/$(1)/urcu.o \
 	$(BENCH_O)/$(1)/urcu-lib.o
 BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/bench $(BENCH_B)/$(f)/bench-static)
@@ -29,9 +32,12 @@ bench: bench-build bench-gnuplot bench-poll ## Benchmark every flavour against l
 	$(Q)$(BENCH_ENV) sh bench/run.sh $(BENCH_B) $(FLAVORS)
 
 # Polled grace periods (bench/poll.c): one greppable line per operation
-# and flavour, `poll flavor=<f> op=<op> ns=<per call> calls=<n>`.
+# and flavour, `poll flavor=<f> op=<op> ns=<per call> calls=<n>`, and
+# the latencies from start_poll to a satisfied cookie beside
+# synchronize_rcu's, without and with a reader, `poll flavor=<f>
+# op=start_to_satisfied readers=<0|1> p50_us=.. p99_us=.. max_us=.. n=..`.
 BENCH_POLL_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/poll)
-$(BENCH_B)/%/poll: bench/poll.c $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+$(BENCH_B)/%/poll: bench/poll.c bench/measure.h $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(BENCH_CC) $< -o $@ $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) \
@@ -46,7 +52,11 @@ bench-instructions: bench-build ## Callgrind instructions per lookup and per upd
 
 CHECKS += check-bench
 check-bench: bench-build $(BENCH_POLL_BINS)
-	$(Q)for f in $(FLAVORS); do $(BENCH_B)/$$f/poll 10000 >/dev/null || exit 1; done
+	$(Q)for f in $(FLAVORS); do BENCH_QUICK=1 $(BENCH_B)/$$f/poll 10000 || exit 1; done \
+		>$(BENCH_B)/poll-check.txt
+	$(Q)test "$$(grep -c '^poll flavor=.* op=start_to_satisfied readers=[01] p50_us=[0-9.]* p99_us=' \
+		$(BENCH_B)/poll-check.txt)" = $$((2 * $(words $(FLAVORS)))) || \
+		{ cat $(BENCH_B)/poll-check.txt >&2; exit 1; }
 	@echo "== bench, quick run (BENCH_QUICK=1)"
 	$(Q)out=$$(mktemp -d $(BENCH_B)/check.XXXXXX) && \
 	if ! BENCH_QUICK=1 BENCH_OUT=$$out sh bench/run.sh $(BENCH_B) $(FLAVORS) \
@@ -145,3 +155,31 @@ check-bench-reclaim: $(RECLAIM_BINS)
 	$(Q)test "$$(grep -c '^reclaim: impl=.* updates/s=[0-9.]*M ' \
 		$(BENCH_B)/reclaim-check.txt)" = $$((4 * $(words $(FLAVORS)))) || \
 		{ cat $(BENCH_B)/reclaim-check.txt >&2; exit 1; }
+
+# bench/dq.c: the defer queue against rculist_free_rcu() and
+# rculist_call_rcu(), 1 and 2 updaters and a qsbr-style event loop, one
+# summary line per case (`dq flavor=<f> impl=<dq|free_rcu|call_rcu>
+# updaters=<n> updates/s=..M ...`); part of `make bench`, and of `make
+# check` as a quick run (BENCH_QUICK=1, one run: about 0.5 s a flavour).
+DQ_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/dq)
+
+.PHONY: bench-dq check-bench-dq
+bench: bench-dq
+
+bench-dq: $(DQ_BINS) ## Defer queue against free_rcu and call_rcu, 1 and 2 updaters (~20 s)
+	$(Q)for b in $(DQ_BINS); do $(BENCH_ENV) $$b || exit 1; done | tee $(BENCH_B)/dq.txt
+
+$(BENCH_B)/%/dq: bench/dq.c bench/measure.h $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BENCH_CC) $< -o $@ $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) \
+		-lrculist-$* -lpthread
+
+CHECKS += check-bench-dq
+check-bench-dq: $(DQ_BINS)
+	@echo "== bench-dq, quick run (BENCH_QUICK=1)"
+	$(Q)for b in $(DQ_BINS); do BENCH_QUICK=1 $$b -r 1 || exit 1; done \
+		>$(BENCH_B)/dq-check.txt
+	$(Q)test "$$(grep -c '^dq flavor=.* impl=.* updates/s=[0-9.]*M ' \
+		$(BENCH_B)/dq-check.txt)" = $$((6 * $(words $(FLAVORS)))) || \
+		{ cat $(BENCH_B)/dq-check.txt >&2; exit 1; }

@@ -33,6 +33,8 @@
 
 #include <rculist.h>
 
+#include "measure.h"
+
 #define MAX_UPDATERS 2
 #define MAX_RUNS     32
 
@@ -88,41 +90,6 @@ static void *updater(void *p)
 	return NULL;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Busy CPU seconds of the machine (/proc/stat), and of this process. */
-static double machine_busy(void)
-{
-	unsigned long long v[8] = { 0 };
-	FILE *f = fopen("/proc/stat", "r");
-	int n;
-
-	if (!f)
-		return 0;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
-		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 5)
-		return 0;
-	return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) /
-	       (double)sysconf(_SC_CLK_TCK);
-}
-
-static double self_cpu(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-}
-
 /* Blocks retired and not yet freed, as far as can be seen now. */
 static unsigned long waiting(enum impl impl, int updaters)
 {
@@ -160,9 +127,9 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 	rculist__reclaim_get_stats(&st, 1);
 	__atomic_store_n(&callbacks_run, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
-	busy0 = machine_busy();
-	self0 = self_cpu();
-	t0 = now();
+	busy0 = bench_machine_busy();
+	self0 = bench_self_cpu();
+	t0 = bench_now();
 	for (i = 0; i < updaters; i++) {
 		upd[i].done = 0;
 		args[i] = (struct updater_arg){ impl, i };
@@ -171,7 +138,7 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 			exit(1);
 		}
 	}
-	while (now() - t0 < seconds) {
+	while (bench_now() - t0 < seconds) {
 		nanosleep(&ms, NULL);
 		w = waiting(impl, updaters);
 		if (w > s.peak)
@@ -182,9 +149,9 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 		pthread_join(tid[i], NULL);
 		total += upd[i].done;
 	}
-	t1 = now();
+	t1 = bench_now();
 	s.rate = (double)total / (t1 - t0);
-	s.others = ((machine_busy() - busy0) - (self_cpu() - self0)) / (t1 - t0);
+	s.others = ((bench_machine_busy() - busy0) - (bench_self_cpu() - self0)) / (t1 - t0);
 	if (s.others < 0)
 		s.others = 0;
 	if (impl == FREE_RCU) {
@@ -194,13 +161,6 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 	}
 	rculist_rcu_barrier();
 	return s;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 static void print_si(char *buf, size_t len, double v)
@@ -253,7 +213,7 @@ int main(int argc, char **argv)
 				if (s[i][u][k].others > others)
 					others = s[i][u][k].others;
 			}
-			qsort(v, (size_t)runs, sizeof(v[0]), cmp_double);
+			qsort(v, (size_t)runs, sizeof(v[0]), bench_cmp_double);
 			print_si(med, sizeof(med),
 				 runs % 2 ? v[runs / 2] :
 					    (v[runs / 2 - 1] + v[runs / 2]) / 2);

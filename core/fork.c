@@ -16,6 +16,10 @@
  *    threads are paused, so that no batch callback holds it.
  *  - the stall detector (core/stall.c): its lock, and its watchdog thread,
  *    which the child starts afresh.
+ *  - polled grace periods (core/poll.c): the fork waits until rculist's
+ *    grace-period thread is between grace periods (a child must not
+ *    inherit liburcu's grace-period lock from a thread it does not
+ *    have); the child starts a thread of its own if a cookie waits.
  *
  * memb and qsbr keep the threads that did not follow the child in their
  * registries: a fork() while another thread is inside a read-side
@@ -24,13 +28,16 @@
  * thread is reading, or exec() in the child; the stall detector names
  * the thread a child waits for.
  *
- * Lock order, one for the whole library: liburcu's (call_rcu_mutex,
+ * Lock order, one for the whole library: core/poll.c's gp_lock (its
+ * grace-period thread holds it across rculist_synchronize_rcu(), the one
+ * rculist lock held across a call into liburcu, so it comes before
+ * liburcu's), then liburcu's (call_rcu_mutex,
  * taken by call_rcu_before_fork() while it pauses the call_rcu threads;
  * then bp's grace-period and registry locks), then the call_rcu gate
  * (below), then core/reclaim.c's registry_lock, then core/stall.c's
  * lock.  The handlers take them in that order before the fork and
  * release them in reverse after it.
- * Nothing in rculist holds one of its own locks across a call into
+ * Nothing else in rculist holds one of its own locks across a call into
  * liburcu (call_rcu, synchronize_rcu, barrier, register): reclaim.c
  * hands batches to call_rcu with no lock held, stall.c waits outside
  * its lock, so no thread can hold an rculist lock while waiting for
@@ -154,6 +161,7 @@ static void gate_open_child(void)
 
 static void before_fork(void)
 {
+	rculist__poll_before_fork();
 	rculist__flavor_before_fork();
 	gate_close();
 	rculist__reclaim_before_fork();
@@ -166,6 +174,7 @@ static void after_fork_parent(void)
 	rculist__reclaim_after_fork();
 	gate_open();
 	rculist__flavor_after_fork_parent();
+	rculist__poll_after_fork_parent();
 }
 
 static void after_fork_child(void)
@@ -174,6 +183,7 @@ static void after_fork_child(void)
 	rculist__reclaim_after_fork();
 	gate_open_child();
 	rculist__flavor_after_fork_child();
+	rculist__poll_after_fork_child();
 }
 
 __attribute__((constructor)) void rculist__fork_init(void)

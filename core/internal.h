@@ -18,6 +18,12 @@ RCULIST__HIDDEN void rculist__flavor_barrier(void);
 /* core/thread.c: unregister a thread that exits still registered. */
 RCULIST__HIDDEN void rculist__thread_exit_arm(void);
 RCULIST__HIDDEN void rculist__thread_exit_disarm(void);
+/*
+ * core/thread.c: start one of rculist's threads, detached, every signal
+ * blocked, named @name (15 characters at most): 0 or pthread_create()'s
+ * error.
+ */
+RCULIST__HIDDEN int rculist__thread_start(void *(*fn)(void *), const char *name);
 
 /*
  * Grace-period stall detector (core/stall.c) and fork() handling
@@ -81,6 +87,15 @@ RCULIST__HIDDEN int rculist__flavor_has_sections(void);
  */
 RCULIST__HIDDEN unsigned long rculist__gp_begin(void);
 RCULIST__HIDDEN void rculist__gp_end(unsigned long gp_ticket);
+/*
+ * core/poll.c's grace-period thread across fork(): the prepare handler
+ * waits for its grace period in progress (first, before liburcu's
+ * locks); the parent's and the child's handlers release it last (the
+ * child starts a thread of its own if a cookie waits).
+ */
+RCULIST__HIDDEN void rculist__poll_before_fork(void);
+RCULIST__HIDDEN void rculist__poll_after_fork_parent(void);
+RCULIST__HIDDEN void rculist__poll_after_fork_child(void);
 
 /*
  * Blocking calls inside the caller's own read-side critical section

@@ -5,8 +5,8 @@
  *
  * Two counters, compared modulo wrap (seq_after()):
  *  - ticket: taken by every grace period rculist waits for, as it
- *    begins (rculist_synchronize_rcu(), or the callback queued by
- *    rculist_start_poll_synchronize_rcu());
+ *    begins (rculist_synchronize_rcu(), and so the grace-period thread
+ *    below);
  *  - done: one past the largest ticket whose grace period has ended.
  * A cookie is the ticket value when it was taken.  A grace period whose
  * ticket is at least the cookie began after the cookie was taken (its
@@ -17,19 +17,44 @@
  * right because one ended grace period that began after the cookie is
  * enough.
  *
- * rculist_start_poll_synchronize_rcu() never blocks and allocates
- * nothing: one rcu_head is in flight at most.  A caller raises the
- * wanted value of done; the first to find no callback queued queues it,
- * taking a ticket for its grace period.  When the callback runs it
- * advances done past that ticket, and queues itself again if a cookie
- * taken after the ticket wants more.  All atomics are sequentially consistent: a caller
- * that raises wanted and then finds the flag set is seen by the callback,
- * which clears the flag before it reads wanted.
+ * rculist_start_poll_synchronize_rcu() raises wanted, the value done
+ * must reach, and wakes the grace-period thread if it sleeps.  The
+ * thread, created by the first call (signals blocked, never a reader),
+ * runs rculist_synchronize_rcu() while wanted is after done, and sleeps
+ * on a futex otherwise: a cookie is satisfied one wake-up and at most two
+ * grace periods after start_poll (the one in progress may have taken its
+ * ticket before the cookie), where liburcu's call_rcu thread, which
+ * sleeps 10 ms between batches, took 10 ms.  Many start_poll calls during
+ * one grace period share the next.  The waker and the sleeper each store
+ * their side, then load the other's (all sequentially consistent): a
+ * caller that raises wanted and then finds the thread awake is seen by
+ * it before it sleeps.
+ *
+ * If the thread cannot be created, start_poll falls back to a callback
+ * through rculist_call_rcu() (one in flight at most, for all callers),
+ * which advances done after its grace period and queues itself again
+ * while wanted asks for more.
+ *
+ * fork(): the thread holds gp_lock across each grace period, and the
+ * fork's prepare handler takes it first, before liburcu's locks (so a
+ * fork waits for the polled grace period in progress, as liburcu's
+ * call_rcu_before_fork() waits for its threads' batches): a child must
+ * not inherit liburcu's grace-period lock from a thread it does not
+ * have.  The child starts a thread of its own if a cookie waits.
+ * Process exit: a destructor stops the thread after the grace period in
+ * progress (waiting for it for 1 s at most), so that none is running
+ * while liburcu's destructors tear down its registry (bp unmaps it).
  *
  * Both counters start 100 grace periods short of wrapping (as the Linux
  * kernel's gp_seq starts at -300), so a comparison that forgets the wrap
  * fails at once, in tests/unit/poll.c.
  */
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <rculist.h>
 
 #include "internal.h"
@@ -38,14 +63,23 @@
 
 static unsigned long ticket = SEQ_INIT;
 static unsigned long done = SEQ_INIT;
-
-/* rculist_start_poll_synchronize_rcu()'s callback and its state. */
+/* What done must reach for every cookie of start_poll to be satisfied. */
 static unsigned long wanted = SEQ_INIT;
+
+/* The grace-period thread. */
+enum { GP_NONE, GP_STARTING, GP_RUNNING };
+static int gp_state;
+static int gp_parked; /* futex word: 1 while the thread sleeps */
+static int gp_stopped; /* process exit: start no more grace periods */
+static pthread_mutex_t gp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The fallback: a callback through rculist_call_rcu(), and its state. */
 static int queued;
 static unsigned long carried; /* written by the owner of queued only */
 static struct rcu_head poll_head;
 
 #define load(p)	     __atomic_load_n(p, __ATOMIC_SEQ_CST)
+#define store(p, v)  __atomic_store_n(p, v, __ATOMIC_SEQ_CST)
 #define fetch_inc(p) __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST)
 
 /* Whether @a comes after @b, modulo wrap. */
@@ -54,15 +88,16 @@ static int seq_after(unsigned long a, unsigned long b)
 	return (long)(a - b) > 0;
 }
 
-/* *@p = @v unless *@p is already after @v. */
-static void seq_raise(unsigned long *p, unsigned long v)
+/* *@p = @v unless *@p is already @v or after it: non-zero if raised. */
+static int seq_raise(unsigned long *p, unsigned long v)
 {
 	unsigned long cur = load(p);
 
-	while (seq_after(v, cur) &&
-	       !__atomic_compare_exchange_n(p, &cur, v, 0, __ATOMIC_SEQ_CST,
-					    __ATOMIC_SEQ_CST))
-		;
+	while (seq_after(v, cur))
+		if (__atomic_compare_exchange_n(p, &cur, v, 0, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return 1;
+	return 0;
 }
 
 unsigned long rculist__gp_begin(void)
@@ -87,6 +122,76 @@ int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie)
 	return seq_after(load(&done), cookie.seq);
 }
 
+/* ------------------------------------------------- the grace-period thread */
+
+static long futex(int *word, int op, int val)
+{
+	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+static int gp_wanted(void)
+{
+	return seq_after(load(&wanted), load(&done));
+}
+
+static void *gp_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		if (!gp_wanted()) {
+			store(&gp_parked, 1);
+			while (!gp_wanted() && load(&gp_parked))
+				futex(&gp_parked, FUTEX_WAIT_PRIVATE, 1);
+			store(&gp_parked, 0);
+			continue;
+		}
+		pthread_mutex_lock(&gp_lock);
+		if (load(&gp_stopped)) {
+			pthread_mutex_unlock(&gp_lock);
+			for (;;)
+				pause(); /* every signal blocked: for good */
+		}
+		rculist_synchronize_rcu();
+		pthread_mutex_unlock(&gp_lock);
+	}
+	return NULL;
+}
+
+static void poll_queue(void);
+
+/*
+ * The first caller creates the thread; while it does, the others count
+ * on it.  If it fails, the callback takes over what wanted asks, and the
+ * next call tries again.
+ */
+static void gp_start(void)
+{
+	int none = GP_NONE;
+
+	if (!__atomic_compare_exchange_n(&gp_state, &none, GP_STARTING, 0,
+					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		return;
+	if (!rculist__thread_start(gp_main, "rculist-gp")) {
+		store(&gp_state, GP_RUNNING);
+		return;
+	}
+	store(&gp_state, GP_NONE);
+	if (!__atomic_exchange_n(&queued, 1, __ATOMIC_SEQ_CST))
+		poll_queue();
+}
+
+static void gp_wake(void)
+{
+	if (__builtin_expect(load(&gp_state) != GP_RUNNING, 0)) {
+		gp_start();
+		return;
+	}
+	if (load(&gp_parked) && __atomic_exchange_n(&gp_parked, 0, __ATOMIC_SEQ_CST))
+		futex(&gp_parked, FUTEX_WAKE_PRIVATE, 1);
+}
+
+/* ------------------------------------------- the fallback, through call_rcu */
+
 static void poll_callback(struct rcu_head *head);
 
 /*
@@ -106,7 +211,7 @@ static void poll_callback(struct rcu_head *head)
 
 	(void)head;
 	rculist__gp_end(reached - 1);
-	__atomic_store_n(&queued, 0, __ATOMIC_SEQ_CST);
+	store(&queued, 0);
 	if (seq_after(load(&wanted), reached) &&
 	    !__atomic_exchange_n(&queued, 1, __ATOMIC_SEQ_CST))
 		poll_queue();
@@ -116,9 +221,9 @@ struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void)
 {
 	struct rculist_gp_cookie c = rculist_get_state_synchronize_rcu();
 
-	seq_raise(&wanted, c.seq + 1);
-	if (!__atomic_exchange_n(&queued, 1, __ATOMIC_SEQ_CST))
-		poll_queue();
+	/* Whoever raised wanted to where it is has woken the thread. */
+	if (seq_raise(&wanted, c.seq + 1))
+		gp_wake();
 	return c;
 }
 
@@ -129,4 +234,51 @@ void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie)
 		return;
 	if (!rculist_poll_state_synchronize_rcu(cookie))
 		rculist_synchronize_rcu();
+}
+
+/* ------------------------------------------------------- fork() and exit */
+
+/*
+ * First of the prepare handlers: wait for the grace period in progress.
+ * A qsbr caller that is online goes offline meanwhile (the grace period
+ * may be waiting for it).
+ */
+void rculist__poll_before_fork(void)
+{
+	int online = !rculist__flavor_has_sections() && rculist_read_ongoing();
+
+	if (online)
+		rculist_thread_offline();
+	pthread_mutex_lock(&gp_lock);
+	if (online)
+		rculist_thread_online();
+}
+
+void rculist__poll_after_fork_parent(void)
+{
+	pthread_mutex_unlock(&gp_lock);
+}
+
+/* Last of the child's handlers, once liburcu's locks are released. */
+void rculist__poll_after_fork_child(void)
+{
+	gp_parked = 0;
+	if (gp_state != GP_NONE)
+		gp_state = GP_NONE; /* the thread did not follow */
+	pthread_mutex_unlock(&gp_lock);
+	if (gp_wanted() && !gp_stopped)
+		gp_start();
+}
+
+__attribute__((destructor)) static void poll_exit(void)
+{
+	struct timespec t;
+
+	if (load(&gp_state) == GP_NONE)
+		return;
+	store(&gp_stopped, 1);
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_sec++;
+	if (!pthread_mutex_timedlock(&gp_lock, &t))
+		pthread_mutex_unlock(&gp_lock);
 }

@@ -217,21 +217,10 @@ static void *watchdog(void *arg)
 /* Start the watchdog, every signal blocked.  Lock held. */
 static int start_watchdog(void)
 {
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t t;
-	int err;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	err = pthread_create(&t, &attr, watchdog, NULL);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!err)
-		watchdog_running = 1;
-	return !err;
+	if (rculist__thread_start(watchdog, "rculist-stall"))
+		return 0;
+	watchdog_running = 1;
+	return 1;
 }
 
 int rculist__stall_begin(struct rculist__stall_wait *w)

@@ -9,8 +9,8 @@
  *
  *                          memb, mb    qsbr             bp
  *   register_thread        required    required         no-op (lazy)
- *   read_lock/unlock       real        no-op            real
- *   quiescent_state        no-op       required often   no-op
+ *   read_lock/unlock       real        no-op (no call)  real
+ *   quiescent_state        no-op (no call) required  no-op (no call)
  *   thread_offline/online  no-op       around blocking  no-op
  *
  * so a program that registers its reader threads, brackets its reads
@@ -90,9 +90,10 @@ void rculist_unregister_thread(void);
  * loaded with the _rcu iterators and accessors, and the elements it
  * reaches are not freed.  Sections nest.  memb and bp: a thread-local
  * counter update (bp registers the thread on its first call); mb: the
- * same, and a full memory barrier; qsbr: an empty function, the thread
- * being inside a section whenever it is online.  With
- * -DRCULIST_INLINE_<FLAVOUR> it is liburcu's inline code.
+ * same, and a full memory barrier; qsbr: nothing, the thread being
+ * inside a section whenever it is online (the inline wrapper of
+ * <rculist/read_side.h> reads that from the library and makes no call).
+ * With -DRCULIST_INLINE_<FLAVOUR> it is liburcu's inline code.
  *
  * Context: any reader thread (registered under memb, qsbr and mb; any
  * thread and signal handlers under bp).  The section must not block for
@@ -107,7 +108,7 @@ void rculist_read_lock(void) RCULIST_ACQUIRES_RCU;
  * rculist_read_unlock - end a read-side critical section
  *
  * After it the thread may no longer use pointers loaded inside the
- * section.  An empty function under qsbr.
+ * section.  Nothing under qsbr, where no call is made.
  *
  * Context: the thread that called the matching rculist_read_lock()
  * (debug mode reports an unmatched unlock).
@@ -128,7 +129,9 @@ int rculist_read_ongoing(void);
  *
  * qsbr: a registered thread calls it regularly (between requests of an
  * event loop, say); grace periods wait for every online thread to do so.
- * A no-op under memb, bp and mb.
+ * Inline: it calls the library only when a grace period has begun since
+ * the thread's last announcement, as liburcu's own inline code does.  A
+ * no-op under memb, bp and mb, where no call is made.
  *
  * Context: a registered reader, outside any read-side critical section
  * and holding no pointer loaded in one (debug mode reports a call inside
@@ -233,7 +236,8 @@ void rculist__fork_liburcu(int phase);
  * grace period has elapsed since, or waits for one with
  * rculist_cond_synchronize_rcu().  Under every flavour and every liburcu
  * version (liburcu 0.13 has no polled grace periods; 0.14's
- * start_poll_synchronize_rcu() is not used).
+ * start_poll_synchronize_rcu() is not used).  The defer queue
+ * (<rculist/dq.h>) keeps the cookies and the pointers for the program.
  */
 
 /**
@@ -277,17 +281,31 @@ struct rculist_gp_cookie rculist_get_state_synchronize_rcu(void);
  * grace period will satisfy it, without waiting
  *
  * Return: a cookie, as rculist_get_state_synchronize_rcu() gives, that
- * becomes satisfied without any further call: a grace period is queued
- * (through rculist_call_rcu(), from liburcu's call_rcu helper thread),
- * and ends once every read-side critical section that began before this
- * call has ended (qsbr: every registered online thread has announced a
- * quiescent state).
+ * becomes satisfied without any further call, in about one grace period:
+ * rculist's grace-period thread ("rculist-gp", created by the first
+ * call, every signal blocked, never a reader) is woken and runs
+ * rculist_synchronize_rcu() for as long as a cookie waits, one grace
+ * period for all the cookies taken meanwhile.  Satisfied once every
+ * read-side critical section that began before this call has ended
+ * (qsbr: every registered online thread has announced a quiescent
+ * state), at most two grace periods later (the one in progress may have
+ * begun before the call).  make bench-poll reports the latency
+ * (op=start_to_satisfied) beside rculist_synchronize_rcu()'s.
  *
  * Context: callable from any thread, registered or not, inside a
  * read-side critical section too; never blocks and allocates nothing
- * (one callback at most is in flight, for all callers).  Like
- * rculist_call_rcu(), it needs liburcu's call_rcu thread: not from a
- * child of fork() before the parent's fork handlers have run.
+ * (a few atomic operations, and a futex wake when the thread sleeps),
+ * except the first call, which creates the thread (not async-signal-
+ * safe then).  If the thread cannot be created, a callback through
+ * rculist_call_rcu() does its work (one at most in flight, satisfied in
+ * liburcu's call_rcu thread's time, about 10 ms) and the next call tries
+ * again.  fork() waits for the polled grace period in progress (a child
+ * must not inherit liburcu's grace-period lock held by a thread it does
+ * not have), so do not fork inside a read-side critical section (qsbr:
+ * an online caller goes offline meanwhile); the child gets a thread of
+ * its own, and a cookie taken before the fork is satisfied there too.
+ * At process exit, the thread starts no grace period once rculist's
+ * destructor has run (it waits 1 s at most for the one in progress).
  */
 struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void);
 
@@ -378,6 +396,8 @@ RCULIST__END_DECLS
 #if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || \
 	defined(RCULIST_INLINE_BP) || defined(RCULIST_INLINE_MB)
 #include "inline.h"
+#else
+#include "read_side.h"
 #endif
 
 #endif /* RCULIST_RUNTIME_H */

@@ -10,7 +10,8 @@
  * reclaimed memory reads the poison (and stops) rather than reused memory.
  *
  * Reader threads (conc_readers_start) register, then loop: read lock,
- * one walk, read unlock, quiescent state; correct under every flavour.
+ * one walk, read unlock, quiescent state (then the reader's between(),
+ * if set); correct under every flavour.
  * A walk checks each element it reaches and records what it saw; the
  * test thread asserts on those records once the readers are joined
  * (Criterion's assertions belong to the test's own thread).
@@ -217,6 +218,8 @@ struct conc_reader {
 	unsigned long seq;	   /* conc_updates when the walk began */
 	long pause_at;		   /* the element to pause on, or -1 */
 	unsigned long pause_every; /* walks per pause; 0: CONC_PAUSE_EVERY */
+	/* If set, called after each quiescent state (an event loop's work). */
+	void (*between)(struct conc_reader *r);
 	unsigned long violations;
 	char why[200]; /* the first violation */
 };
@@ -327,6 +330,8 @@ static inline void *conc_reader_main(void *arg)
 		conc_walk_end(r);
 		rculist_read_unlock();
 		rculist_quiescent_state();
+		if (r->between)
+			r->between(r);
 	}
 	rculist_unregister_thread();
 	return NULL;

@@ -2,14 +2,18 @@
 /*
  * tests/unit/poll.c - polled grace periods: what satisfies a cookie, that a
  * reader already inside a section holds it back, that
- * rculist_start_poll_synchronize_rcu() needs nobody to wait, and that
- * cookies compare right across the counter's wrap.
+ * rculist_start_poll_synchronize_rcu() needs nobody to wait (nor
+ * liburcu's call_rcu thread: rculist's grace-period thread does it),
+ * that cookies compare right across the counter's wrap, and that a child
+ * of fork() gets working polled grace periods, a cookie taken before the
+ * fork included.
  */
 #include <limits.h>
 #include <pthread.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "child.h"
+#include "hold.h"
 
 TestSuite(poll, .timeout = 60);
 
@@ -48,65 +52,6 @@ Test(poll, get_state_is_satisfied_by_a_grace_period_only)
 		  "an old cookie is no longer satisfied");
 }
 
-/* ------------------------------------------------ a reader inside a section */
-
-/* A reader thread steps through stages the test sets. */
-static int stage;
-
-static void stage_set(int v)
-{
-	__atomic_store_n(&stage, v, __ATOMIC_RELEASE);
-}
-
-static void stage_wait(int v)
-{
-	while (__atomic_load_n(&stage, __ATOMIC_ACQUIRE) < v)
-		usleep(500);
-}
-
-/*
- * Stage 1: inside a read-side section (qsbr: online, no quiescent
- * state).  Stage 2 (set by the test): it leaves, goes offline (qsbr) and
- * says so with stage 3.  Stage 4: it exits.
- */
-static void *reader_main(void *arg)
-{
-	(void)arg;
-	rculist_register_thread();
-	rculist_read_lock();
-	stage_set(1);
-	stage_wait(2);
-	rculist_read_unlock();
-	rculist_thread_offline();
-	stage_set(3);
-	stage_wait(4);
-	rculist_thread_online();
-	rculist_unregister_thread();
-	return NULL;
-}
-
-static pthread_t reader_start(void)
-{
-	pthread_t tid;
-
-	stage_set(0);
-	cr_assert_eq(pthread_create(&tid, NULL, reader_main, NULL), 0);
-	stage_wait(1);
-	return tid;
-}
-
-static void reader_leave(void)
-{
-	stage_set(2);
-	stage_wait(3);
-}
-
-static void reader_finish(pthread_t tid)
-{
-	stage_set(4);
-	cr_assert_eq(pthread_join(tid, NULL), 0);
-}
-
 /*
  * before: a reader is inside a section; start_poll returns at once.
  * after:  its cookie stays unsatisfied while the reader reads, and is
@@ -115,15 +60,15 @@ static void reader_finish(pthread_t tid)
  */
 Test(poll, start_poll_waits_for_a_pre_existing_reader_and_needs_no_waiter)
 {
-	pthread_t tid = reader_start();
+	pthread_t tid = hold_start();
 	struct rculist_gp_cookie c = rculist_start_poll_synchronize_rcu();
 
 	cr_assert_not(satisfied_within(c, 200),
 		      "a polled grace period ended while a reader read");
-	reader_leave();
+	hold_leave();
 	cr_assert(satisfied_within(c, 20000),
 		  "start_poll's grace period did not end within 20 s of the reader leaving");
-	reader_finish(tid);
+	hold_finish(tid);
 }
 
 /* Run rculist_cond_synchronize_rcu() in a thread of its own, to watch it. */
@@ -176,7 +121,7 @@ Test(poll, cond_synchronize_waits_only_for_an_unsatisfied_cookie)
 	pthread_t tid;
 
 	rculist_synchronize_rcu();
-	tid = reader_start();
+	tid = hold_start();
 	fresh = rculist_get_state_synchronize_rcu();
 
 	cond_waiter_start(&w, old);
@@ -186,11 +131,11 @@ Test(poll, cond_synchronize_waits_only_for_an_unsatisfied_cookie)
 	cr_assert_not(cond_waiter_done_within(&w, 200),
 		      "cond_synchronize returned while a pre-existing reader read");
 	cr_assert_not(rculist_poll_state_synchronize_rcu(fresh));
-	reader_leave();
+	hold_leave();
 	cr_assert(cond_waiter_done_within(&w, 20000),
 		  "cond_synchronize did not return within 20 s of the reader leaving");
 	cr_assert(rculist_poll_state_synchronize_rcu(fresh));
-	reader_finish(tid);
+	hold_finish(tid);
 }
 
 /* ---------------------------------------------------------- wrap, many */
@@ -264,4 +209,117 @@ Test(poll, concurrent_start_polls_are_all_satisfied)
 			cr_assert(satisfied_within(c[t][i], 20000),
 				  "poller %d's cookie %d (%lu) not satisfied in 20 s",
 				  t, i, c[t][i].seq);
+}
+
+/* ------------------------------------------ no call_rcu thread involved */
+
+static int blocker_ran, blocker_release;
+
+/*
+ * A callback that holds liburcu's call_rcu thread until released; the
+ * thread, a qsbr reader, is offline meanwhile (it blocks).
+ */
+static void blocker(struct rcu_head *head)
+{
+	long ms;
+
+	(void)head;
+	rculist_thread_offline();
+	__atomic_store_n(&blocker_ran, 1, __ATOMIC_RELEASE);
+	for (ms = 0; ms < 60000 &&
+		     !__atomic_load_n(&blocker_release, __ATOMIC_ACQUIRE);
+	     ms++)
+		usleep(1000);
+	rculist_thread_online();
+}
+
+/*
+ * before: liburcu's call_rcu thread is stuck in a callback.
+ * after:  start_poll's cookies are satisfied all the same, 20 times:
+ *         its grace periods come from rculist's own thread, not from a
+ *         callback queued behind the stuck one (nor from this thread,
+ *         which only polls).
+ */
+Test(poll, start_poll_needs_no_call_rcu_thread)
+{
+	static struct rcu_head head;
+	struct rculist_gp_cookie c;
+	int i;
+
+	rculist_call_rcu(&head, blocker);
+	while (!__atomic_load_n(&blocker_ran, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	for (i = 0; i < 20; i++) {
+		c = rculist_start_poll_synchronize_rcu();
+		cr_assert(satisfied_within(c, 20000),
+			  "cookie %d not satisfied in 20 s while the call_rcu thread was busy",
+			  i);
+	}
+	__atomic_store_n(&blocker_release, 1, __ATOMIC_RELEASE);
+	rculist_rcu_barrier();
+}
+
+/* ----------------------------------------------------------------- fork */
+
+static struct rculist_gp_cookie latest;
+static int latest_set, polling_stop;
+
+/* start_poll flat out: the grace-period thread is always busy. */
+static void *poller_flat_out(void *arg)
+{
+	struct rculist_gp_cookie c;
+
+	(void)arg;
+	while (!__atomic_load_n(&polling_stop, __ATOMIC_ACQUIRE)) {
+		c = rculist_start_poll_synchronize_rcu();
+		__atomic_store_n(&latest.seq, c.seq, __ATOMIC_RELEASE);
+		__atomic_store_n(&latest_set, 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/*
+ * In the child: the cookie the parent's poller took last before the fork
+ * is satisfied by polling alone (a cookie waiting at the fork gets a
+ * grace-period thread of the child's own), and so is a fresh one; then
+ * rculist_synchronize_rcu() returns (the parent's grace-period thread
+ * was not inside liburcu's grace period at the fork).
+ */
+static void child_polls(void)
+{
+	struct rculist_gp_cookie c = latest;
+
+	if (!satisfied_within(c, 10000))
+		_exit(3);
+	c = rculist_start_poll_synchronize_rcu();
+	if (!satisfied_within(c, 10000))
+		_exit(4);
+	rculist_synchronize_rcu();
+	_exit(0);
+}
+
+/*
+ * 20 forks while another thread calls start_poll flat out: each child
+ * must exit 0 within 20 s (3: the parent's last cookie never satisfied;
+ * 4: a fresh one never; -1: it hung).
+ */
+Test(poll, fork_while_polling_gives_the_child_working_polled_grace_periods)
+{
+	pthread_t tid;
+	int i, st;
+
+	cr_assert_eq(pthread_create(&tid, NULL, poller_flat_out, NULL), 0);
+	while (!__atomic_load_n(&latest_set, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	for (i = 0; i < 20; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			child_polls();
+		cr_assert_geq(pid, 0);
+		st = wait_bounded(pid, 20000);
+		cr_assert_eq(st, 0, "fork %d: child status %d", i, st);
+	}
+	__atomic_store_n(&polling_stop, 1, __ATOMIC_RELEASE);
+	cr_assert_eq(pthread_join(tid, NULL), 0);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A quiescent state announced inside a section (qsbr would end it). */
-/* expect: cannot call function '[a-z_]*quiescent_state' while RCU read-side section 'rculist_rcu' is held */
+/* expect: cannot call function '[a-z_]*quiescent_state[a-z_]*' while RCU read-side section 'rculist_rcu' is held */
 #include "misuse.h"
 
 int sum(void)

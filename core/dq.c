@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * core/dq.c - the defer queue (<rculist/dq.h>).
+ *
+ * A bounded ring of cells {seq, cookie, ptr}, shared by any number of
+ * enqueuers and reclaimers, with no lock: each side claims a position
+ * with one compare-and-swap on its own counter (tail for enqueues, head
+ * for reclaims), then fills or empties the cell and hands it on through
+ * the cell's seq, a store-release.  A cell at ring index i holds, in turn:
+ *   seq == pos          free for the enqueue at position pos;
+ *   seq == pos + 1      filled by that enqueue, for the reclaim at pos;
+ *   seq == pos + size   emptied, free for the enqueue one lap later.
+ * So a full ring shows up as a cell whose seq is still a lap behind the
+ * enqueuer's position, and an empty one as a cell not yet filled.
+ *
+ * A reclaimer reads the cell's cookie and pointer before it claims the
+ * position, and claims it only if the cookie is satisfied: if its
+ * compare-and-swap succeeds, nobody else took that position, so no
+ * enqueue of the next lap can have overwritten what it read.  Cookies
+ * are taken before the position, so two racing enqueuers may store
+ * them slightly out of order; a reclaim stops at the first cell not
+ * ready, which holds back at most those racing behind it.
+ *
+ * free_fn runs after the claim and after the cell is handed back, in
+ * the reclaiming thread: no lock is held across it.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include <rculist.h>
+
+#include "internal.h"
+
+struct dq_cell {
+	unsigned long seq;
+	unsigned long cookie;
+	void *ptr;
+};
+
+struct rculist_dq {
+	unsigned long tail __attribute__((aligned(64))); /* next enqueue */
+	unsigned long head __attribute__((aligned(64))); /* next reclaim */
+	/* Read-only after creation. */
+	unsigned long mask __attribute__((aligned(64)));
+	void (*free_fn)(void *arg, void *ptr);
+	void *arg;
+	struct dq_cell cell[] __attribute__((aligned(64)));
+};
+
+#define DQ_MAX_CELLS ((ULONG_MAX / 4) / sizeof(struct dq_cell))
+
+struct rculist_dq *rculist_dq_create(unsigned long capacity,
+				     void (*free_fn)(void *arg, void *ptr),
+				     void *arg)
+{
+	struct rculist_dq *dq;
+	unsigned long size = 2, i;
+	void *mem;
+
+	if (!capacity || capacity > DQ_MAX_CELLS || !free_fn) {
+		errno = EINVAL;
+		return NULL;
+	}
+	while (size < capacity)
+		size <<= 1;
+	if (posix_memalign(&mem, 64, sizeof(*dq) + size * sizeof(dq->cell[0]))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	dq = mem;
+	dq->tail = 0;
+	dq->head = 0;
+	dq->mask = size - 1;
+	dq->free_fn = free_fn;
+	dq->arg = arg;
+	for (i = 0; i < size; i++) {
+		dq->cell[i].seq = i;
+		dq->cell[i].cookie = 0;
+		dq->cell[i].ptr = NULL;
+	}
+	return dq;
+}
+
+/* Store @ptr and @cookie in a free cell: non-zero if there was one. */
+static int dq_push(struct rculist_dq *dq, void *ptr, unsigned long cookie)
+{
+	unsigned long pos = __atomic_load_n(&dq->tail, __ATOMIC_RELAXED), seq;
+	struct dq_cell *c;
+	long diff;
+
+	for (;;) {
+		c = &dq->cell[pos & dq->mask];
+		seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+		diff = (long)(seq - pos);
+		if (diff < 0)
+			return 0; /* a lap behind: full */
+		if (diff == 0 &&
+		    __atomic_compare_exchange_n(&dq->tail, &pos, pos + 1, 1,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			break;
+		if (diff > 0)
+			pos = __atomic_load_n(&dq->tail, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&c->cookie, cookie, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->ptr, ptr, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->seq, pos + 1, __ATOMIC_RELEASE);
+	return 1;
+}
+
+/*
+ * Take the oldest pointer if its grace period has elapsed: non-zero,
+ * with it in *@ptr, if one was taken.
+ */
+static int dq_pop_ready(struct rculist_dq *dq, void **ptr)
+{
+	unsigned long pos = __atomic_load_n(&dq->head, __ATOMIC_RELAXED), seq;
+	struct rculist_gp_cookie cookie;
+	struct dq_cell *c;
+	long diff;
+
+	for (;;) {
+		c = &dq->cell[pos & dq->mask];
+		seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+		diff = (long)(seq - (pos + 1));
+		if (diff < 0)
+			return 0; /* empty, or its enqueue not finished */
+		if (diff > 0) {
+			pos = __atomic_load_n(&dq->head, __ATOMIC_RELAXED);
+			continue;
+		}
+		cookie.seq = __atomic_load_n(&c->cookie, __ATOMIC_RELAXED);
+		*ptr = __atomic_load_n(&c->ptr, __ATOMIC_RELAXED);
+		/* Sequentially consistent: the grace period's end is seen. */
+		if (!rculist_poll_state_synchronize_rcu(cookie))
+			return 0;
+		if (__atomic_compare_exchange_n(&dq->head, &pos, pos + 1, 1,
+						__ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			break;
+	}
+	__atomic_store_n(&c->seq, pos + dq->mask + 1, __ATOMIC_RELEASE);
+	return 1;
+}
+
+unsigned long rculist_dq_reclaim(struct rculist_dq *dq, unsigned long max)
+{
+	unsigned long n = 0;
+	void *ptr;
+
+	while (n < max && dq_pop_ready(dq, &ptr)) {
+		dq->free_fn(dq->arg, ptr);
+		n++;
+	}
+	return n;
+}
+
+int rculist_dq_enqueue(struct rculist_dq *dq, void *ptr)
+{
+	struct rculist_gp_cookie c = rculist_start_poll_synchronize_rcu();
+
+	if (dq_push(dq, ptr, c.seq))
+		return 0;
+	rculist_dq_reclaim(dq, dq->mask + 1);
+	return dq_push(dq, ptr, c.seq) ? 0 : -ENOSPC;
+}
+
+void rculist_dq_destroy(struct rculist_dq *dq)
+{
+	struct rculist_gp_cookie cookie;
+	struct dq_cell *c;
+	unsigned long pos;
+
+	if (!dq)
+		return;
+	if (rculist__not_reading("rculist_dq_destroy"))
+		return;
+	for (pos = dq->head; pos != dq->tail; pos++) {
+		c = &dq->cell[pos & dq->mask];
+		cookie.seq = c->cookie;
+		/* One grace period at most: it satisfies every later cookie. */
+		rculist_cond_synchronize_rcu(cookie);
+		dq->free_fn(dq->arg, c->ptr);
+	}
+	free(dq);
+}
