@@ -572,13 +572,16 @@ static int unregistered(const struct site *s, const char *fix)
 	return 1;
 }
 
-static void check_reader(const struct site *s)
+static const char not_reading[] =
+	"not inside a read-side critical section (call rculist_read_lock() first)";
+
+/* @outside: the report of a reader outside any section. */
+static void check_reader(const struct site *s, const char *outside)
 {
 	if (unregistered(s, "call rculist_register_thread() first"))
 		return;
 	if (!in_read_section())
-		report(s, NULL,
-		       "not inside a read-side critical section (call rculist_read_lock() first)");
+		report(s, NULL, "%s", outside);
 	else if (!rculist_read_ongoing()) /* qsbr */
 		report(s, NULL,
 		       "thread is offline inside rculist_read_lock() (call rculist_thread_online() first)");
@@ -588,8 +591,25 @@ void rculist__debug_check_reader(void)
 {
 	struct site s = current_site("RCU iterator or accessor");
 
-	check_reader(&s);
+	check_reader(&s, not_reading);
 	/* The record was pushed for this check alone: drop it. */
+	rculist__debug_leave();
+}
+
+/*
+ * An iterator given a condition (the kernel's lockdep_is_held() idiom:
+ * an updater walking under the list's lock): the walk is right when
+ * @cond is true, and otherwise only inside a section.
+ */
+void rculist__debug_check_reader_if(int cond)
+{
+	struct site s = current_site("RCU iterator or accessor");
+
+	if (!cond)
+		check_reader(&s,
+			     "not inside a read-side critical section, and the "
+			     "condition is false (hold the lock it names, or call "
+			     "rculist_read_lock() first)");
 	rculist__debug_leave();
 }
 
@@ -597,7 +617,7 @@ void rculist__debug_reader_at(const char *op, const char *file, int line)
 {
 	struct site s = { op, file, line };
 
-	check_reader(&s);
+	check_reader(&s, not_reading);
 }
 
 /*

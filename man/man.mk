@@ -48,6 +48,11 @@ uninstall-man: $(MAN_STAMP)
 	$(Q)cd $(MAN_B) && for p in man3/*.3 man7/*.7; do \
 		rm -f $(DESTDIR)$(mandir)/$$p; done
 
+# The example of the hand-written page $(1) as C source, on stdout (also
+# compiled by check-thread-safety).
+man_example = sed -n '/^\.\\" example-begin/,/^\.\\" example-end/p' $(1) | \
+	sed '/^\.\\"/d;/^\.EX$$/d;/^\.EE$$/d;s/\\-/-/g;s/\\e/\\/g'
+
 # Render with warnings: man(1) if present, else groff.
 MAN_RENDER = $(if $(shell command -v man),MANWIDTH=80 man --warnings -l,groff -ww -z -man)
 
@@ -63,8 +68,7 @@ check-man: lib $(MAN_STAMP) ## Render every man page without warnings, compile a
 		f=$$(sed -n 's/^\.\\" example-begin \([a-z]*\)$$/\1/p' $$p); \
 		[ -n "$$f" ] || { echo "$$p: no example-begin marker" >&2; exit 1; }; \
 		x=$(MAN_B)/examples/$$(basename $$p); \
-		sed -n '/^\.\\" example-begin/,/^\.\\" example-end/p' $$p | \
-			sed '/^\.\\"/d;/^\.EX$$/d;/^\.EE$$/d;s/\\-/-/g;s/\\e/\\/g' > $$x.c; \
+		$(call man_example,$$p) > $$x.c; \
 		$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Werror $$x.c -o $$x $(LDFLAGS) \
 			-L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$$f -lpthread || exit 1; \
 		printf '   %-28s [%s] ' $$p $$f; $$x || { echo "$$p: example failed" >&2; exit 1; }; \

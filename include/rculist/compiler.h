@@ -139,6 +139,16 @@ template <class T> struct rculist__same<T, T> { enum { value = 1 }; };
 #define RCULIST__CAT(a, b)	RCULIST__CAT2(a, b)
 #define RCULIST__UNIQ(x)	RCULIST__CAT(rculist__##x##_, __COUNTER__)
 
+/*
+ * An iterator with an optional last argument takes "..." for its last
+ * parameter (-std=c99 -pedantic wants at least one argument there):
+ * RCULIST__ARG1(__VA_ARGS__) is that parameter, and RCULIST__ARG4()
+ * picks a macro by the number of arguments (see RCULIST__ITER_CHECK()).
+ */
+#define RCULIST__ARG1(...)		RCULIST__ARG1_(__VA_ARGS__, ~)
+#define RCULIST__ARG1_(a, ...)		a
+#define RCULIST__ARG4(a, b, c, d, ...)	d
+
 #if defined(__GNUC__) || defined(__clang__)
 #define RCULIST__LIKELY(x)	__builtin_expect(!!(x), 1)
 #define RCULIST__UNLIKELY(x)	__builtin_expect(!!(x), 0)
@@ -154,5 +164,118 @@ template <class T> struct rculist__same<T, T> { enum { value = 1 }; };
 #define RCULIST__BEGIN_DECLS
 #define RCULIST__END_DECLS
 #endif
+
+/*
+ * Clang's thread-safety analysis (-Wthread-safety) sees the RCU read
+ * side as a shared capability, rculist_rcu: rculist_read_lock() acquires
+ * it, rculist_read_unlock() releases it, the _rcu iterators and
+ * accessors require it, and the calls that wait for a grace period
+ * exclude it (docs/thread-safety.md).  RCULIST__TSA(attribute) is the
+ * attribute where the compiler has it (clang) and nothing elsewhere: gcc
+ * sees no attribute, and clang without the flag generates the same code
+ * (the attributes are checks, never code; make check-thread-safety).
+ */
+#if defined(__has_attribute)
+#if __has_attribute(capability) && __has_attribute(requires_shared_capability)
+#define RCULIST__HAS_TSA 1
+#endif
+#endif
+#ifdef RCULIST__HAS_TSA
+#define RCULIST__TSA(attr)	__attribute__((attr))
+struct __attribute__((capability("RCU read-side section"))) rculist__rcu_capability {
+	char rculist__unused;
+};
+RCULIST__BEGIN_DECLS
+/**
+ * rculist_rcu - the RCU read side, as clang's thread-safety analysis names it
+ *
+ * The shared capability that rculist_read_lock() acquires and
+ * rculist_read_unlock() releases, and that the _rcu iterators and
+ * accessors require: clang's warnings name it ("requires holding RCU
+ * read-side section 'rculist_rcu'").  Declared only where the compiler
+ * has the analysis's attributes (clang), and never defined: programs
+ * name it through RCULIST_REQUIRES_RCU and its siblings, never in code.
+ *
+ * Context: a name for the analysis; there is no object.
+ */
+extern const struct rculist__rcu_capability rculist_rcu;
+RCULIST__END_DECLS
+/*
+ * What an _rcu iterator or accessor requires: a call that the analysis
+ * checks and that generates no code, inlined even at -O0.
+ */
+static inline __attribute__((always_inline)) void rculist__rcu_reader(void)
+	__attribute__((requires_shared_capability(rculist_rcu)))
+{
+}
+#define RCULIST__RCU_READER()	rculist__rcu_reader()
+#else
+#define RCULIST__TSA(attr)
+#define RCULIST__RCU_READER()	((void)0)
+#endif
+
+/**
+ * RCULIST_REQUIRES_RCU - a function that must be called inside a read-side critical section
+ *
+ * Put after a function's parameter list, as the kernel's __must_hold(RCU):
+ * clang -Wthread-safety then accepts the _rcu iterators and accessors in
+ * its body without a rculist_read_lock() there, and warns about a caller
+ * that is not inside a section.  Nothing for other compilers.
+ *
+ *	static struct route *lookup(struct table *t, unsigned key)
+ *		RCULIST_REQUIRES_RCU;
+ *
+ * Context: a function attribute, in a declaration or a definition.
+ */
+#define RCULIST_REQUIRES_RCU	RCULIST__TSA(requires_shared_capability(rculist_rcu))
+/**
+ * RCULIST_ACQUIRES_RCU - a function that returns inside a read-side critical section it opened
+ *
+ * For a function that calls rculist_read_lock() and returns without the
+ * matching rculist_read_unlock() (a lookup that leaves its caller in the
+ * section): clang -Wthread-safety then counts the section open in the
+ * caller after the call, and checks that the function's body does open
+ * it.  rculist_read_lock() is declared with it.
+ *
+ * Context: a function attribute, in a declaration or a definition.
+ */
+#define RCULIST_ACQUIRES_RCU	RCULIST__TSA(acquire_shared_capability(rculist_rcu))
+/**
+ * RCULIST_RELEASES_RCU - a function that ends the read-side critical section its caller opened
+ *
+ * The partner of RCULIST_ACQUIRES_RCU: the function calls
+ * rculist_read_unlock() for its caller.  rculist_read_unlock() is
+ * declared with it.
+ *
+ * Context: a function attribute, in a declaration or a definition.
+ */
+#define RCULIST_RELEASES_RCU	RCULIST__TSA(release_shared_capability(rculist_rcu))
+/**
+ * RCULIST_EXCLUDES_RCU - a function that must not be called inside a read-side critical section
+ *
+ * For a function that waits for a grace period, directly or not: clang
+ * -Wthread-safety warns about a call made inside a section.
+ * rculist_synchronize_rcu(), rculist_cond_synchronize_rcu(),
+ * rculist_rcu_barrier() and the splices that wait are declared with it.
+ * The analysis is per function: a caller that is itself called inside a
+ * section is only caught if it is marked RCULIST_EXCLUDES_RCU too.
+ *
+ * Context: a function attribute, in a declaration or a definition.
+ */
+#define RCULIST_EXCLUDES_RCU	RCULIST__TSA(locks_excluded(rculist_rcu))
+/**
+ * RCULIST_NO_RCU_ANALYSIS - a function that clang's thread-safety analysis does not check
+ *
+ * For a function whose read-side sections the analysis cannot follow: a
+ * section opened in one branch and closed in another, nested sections in
+ * one function (clang 14 has no reentrant capabilities), a test that
+ * misuses the API on purpose.  It turns off the whole analysis for that
+ * function, the program's own locks' included (clang has no finer
+ * switch), and changes nothing at run time: debug mode (-DRCULIST_DEBUG)
+ * still checks the function.
+ *
+ * Context: a function attribute, in a declaration or a definition.
+ */
+#define RCULIST_NO_RCU_ANALYSIS	RCULIST__TSA(no_thread_safety_analysis)
 
 #endif /* RCULIST_COMPILER_H */

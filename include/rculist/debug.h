@@ -4,9 +4,12 @@
  *
  * Every update operation calls RCULIST__CHECK_* before it writes and
  * RCULIST__POISON_* after it unlinks; every RCU iterator and accessor
- * calls RCULIST__CHECK_READER() and starts with RCULIST__ITER_SITE().  Without RCULIST_DEBUG they expand to
- * nothing that generates code, so the operations compile exactly as if
- * the hooks were not there (tests/debug/debug.mk, check-debug-zero-cost,
+ * calls RCULIST__CHECK_READER() (an iterator with an optional condition:
+ * RCULIST__ITER_CHECK()) and starts with RCULIST__ITER_SITE().  Without
+ * RCULIST_DEBUG they expand to nothing that generates code (the clang
+ * thread-safety requirement of RCULIST__CHECK_READER() is an empty
+ * always-inline call), so the operations compile exactly as if the
+ * hooks were not there (tests/debug/debug.mk, check-debug-zero-cost,
  * proves it on the disassembly).
  *
  * With RCULIST_DEBUG the checks call into the library (core/debug.c),
@@ -57,6 +60,7 @@ void rculist__debug_check_hadd(const struct cds_hlist_node *newp,
 			       const struct cds_hlist_node *next);
 void rculist__debug_check_hdel(const struct cds_hlist_node *elem);
 void rculist__debug_check_reader(void);
+void rculist__debug_check_reader_if(int cond);
 struct cds_hlist_bl_node;
 struct cds_hlist_bl_head;
 void rculist__debug_check_bladd(const struct cds_hlist_bl_node *newp,
@@ -77,7 +81,9 @@ RCULIST__END_DECLS
 #define RCULIST__CHECK_HDEL(elem)		((void)0)
 #define RCULIST__POISON_HLIST(elem)		((void)0)
 #define RCULIST__POISON_HLIST_RCU(elem)		((void)0)
-#define RCULIST__CHECK_READER()			((void)0)
+#define RCULIST__CHECK_READER()			RCULIST__RCU_READER()
+/* The condition is compiled, never evaluated: no code. */
+#define RCULIST__CHECK_READER_IF(cond)		((void)(0 && (cond)))
 #define RCULIST__ITER_SITE(name)
 #define RCULIST__CHECK_BLADD(newp, pprev, next)	((void)0)
 #define RCULIST__CHECK_BLDEL(elem)		((void)0)
@@ -100,7 +106,10 @@ RCULIST__END_DECLS
 #define RCULIST__CHECK_HADD(newp, prev, next)	rculist__debug_check_hadd(newp, prev, next)
 #define RCULIST__CHECK_HDEL(elem)		rculist__debug_check_hdel(elem)
 /* Readers: inside a read-side critical section (qsbr: online), registered. */
-#define RCULIST__CHECK_READER()			rculist__debug_check_reader()
+#define RCULIST__CHECK_READER()						\
+	(RCULIST__RCU_READER(), rculist__debug_check_reader())
+/* Or not inside one, when @cond is true: evaluated once. */
+#define RCULIST__CHECK_READER_IF(cond)	rculist__debug_check_reader_if(!!(cond))
 /* Records the iterator's name and call site (<rculist/debug_api.h>). */
 #define RCULIST__ITER_SITE(name)		RCULIST__DEBUG_ITER(name)
 
@@ -163,5 +172,22 @@ static inline void rculist__debug_poison_hlist(struct cds_hlist_node *elem)
 	((void)((elem)->pprev = (struct cds_hlist_bl_node **)RCULIST_POISON_PREV))
 
 #endif /* RCULIST_DEBUG */
+
+/*
+ * The check an _rcu iterator makes before its walk, given its last
+ * parameter "..." (RCULIST__ARG1(__VA_ARGS__) being its last argument):
+ * without a further argument the walk requires a read-side critical
+ * section (RCULIST__CHECK_READER(): clang's thread-safety analysis and
+ * debug mode); with one, @cond, the walk is also allowed outside a
+ * section, to an updater holding the list's lock, as the kernel's
+ * lockdep condition: the analysis accepts the walk, debug mode accepts
+ * it when @cond is true.  A second condition is an error.
+ */
+#define RCULIST__ITER_CHECK(...)					\
+	RCULIST__ARG4(__VA_ARGS__, RCULIST__ITER_CHECK_TOO_MANY,	\
+		      RCULIST__ITER_CHECK_IF, RCULIST__ITER_CHECK_ALWAYS, ~)(__VA_ARGS__)
+#define RCULIST__ITER_CHECK_ALWAYS(last)	RCULIST__CHECK_READER()
+#define RCULIST__ITER_CHECK_IF(last, cond)	RCULIST__CHECK_READER_IF(cond)
+#define RCULIST__ITER_CHECK_TOO_MANY(...)	rculist__iterator_takes_one_condition_at_most
 
 #endif /* RCULIST_DEBUG_H */

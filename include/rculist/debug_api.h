@@ -132,16 +132,22 @@ int rculist__hlist_check_at(const struct cds_hlist_head *head,
 /* Debug mode: the call-site record and the checking runtime calls. */
 void rculist__debug_enter(const char *op, const char *file, int line);
 void rculist__debug_leave(void);
-void rculist__debug_reader_at(const char *op, const char *file, int line);
+/* Declared for clang's thread-safety analysis as the calls they check. */
+void rculist__debug_reader_at(const char *op, const char *file, int line)
+	RCULIST_REQUIRES_RCU;
 void rculist__debug_blocking_at(const char *op, const char *file, int line);
-void rculist__debug_read_lock(const char *file, int line);
-void rculist__debug_read_unlock(const char *file, int line);
-void rculist__debug_quiescent_state(const char *file, int line);
-void rculist__debug_thread_offline(const char *file, int line);
-void rculist__debug_synchronize_rcu(const char *file, int line);
-void rculist__debug_rcu_barrier(const char *file, int line);
+void rculist__debug_read_lock(const char *file, int line) RCULIST_ACQUIRES_RCU;
+void rculist__debug_read_unlock(const char *file, int line) RCULIST_RELEASES_RCU;
+void rculist__debug_quiescent_state(const char *file, int line)
+	RCULIST_EXCLUDES_RCU;
+void rculist__debug_thread_offline(const char *file, int line)
+	RCULIST_EXCLUDES_RCU;
+void rculist__debug_synchronize_rcu(const char *file, int line)
+	RCULIST_EXCLUDES_RCU;
+void rculist__debug_rcu_barrier(const char *file, int line) RCULIST_EXCLUDES_RCU;
 void rculist__debug_cond_synchronize_rcu(struct rculist_gp_cookie cookie,
-					 const char *file, int line);
+					 const char *file, int line)
+	RCULIST_EXCLUDES_RCU;
 
 RCULIST__END_DECLS
 

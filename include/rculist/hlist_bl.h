@@ -506,6 +506,7 @@ static inline void cds_hlist_bl_del_rcu(struct cds_hlist_bl_node *n)
  * @pos: a struct cds_hlist_bl_node pointer, NULL at the end
  * @head: the head
  * @member: the name of the node field
+ * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
  * The kernel's argument list.  Each link is loaded once,
  * dependency-ordered, the lock bit masked: the walk never sees the lock,
@@ -516,9 +517,12 @@ static inline void cds_hlist_bl_del_rcu(struct cds_hlist_bl_node *n)
  * online); updaters holding the lock may change the list concurrently.
  * Debug mode reports a use outside a section.
  */
-#define cds_hlist_bl_for_each_entry_rcu(tpos, pos, head, member)	\
+#define cds_hlist_bl_for_each_entry_rcu(tpos, pos, head, ...)		\
 	RCULIST__ITER_SITE(cds_hlist_bl_for_each_entry_rcu)		\
-	for ((pos) = (RCULIST__CHECK_READER(), cds_hlist_bl_first_rcu(head)); \
+	rculist__bl_for_each_entry_rcu(tpos, pos, head,			\
+		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__bl_for_each_entry_rcu(tpos, pos, head, member, check)	\
+	for ((pos) = (check, cds_hlist_bl_first_rcu(head));		\
 	     (pos) != NULL &&						\
 	     ((tpos) = cds_hlist_bl_entry(pos, RCULIST__POINTEE(tpos), member), 1); \
 	     (pos) = rculist__deref((pos)->next))

@@ -259,13 +259,17 @@ static inline void cds_hlists_swap_heads_rcu(struct cds_hlist_head *left,
  * cds_hlist_for_each_rcu - iterate over the nodes of an hlist, for a reader
  * @pos: the cursor, a struct cds_hlist_node pointer, NULL at the end
  * @head: the head
+ * @...: @head, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
  * Context: reader, inside a read-side critical section (under qsbr:
  * online); updaters may run concurrently.
  */
-#define cds_hlist_for_each_rcu(pos, head)				\
-	RCULIST__ITER_SITE(cds_hlist_for_each_rcu)	\
-	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
+#define cds_hlist_for_each_rcu(pos, ...)				\
+	RCULIST__ITER_SITE(cds_hlist_for_each_rcu)			\
+	rculist__hlist_for_each_rcu(pos, RCULIST__ARG1(__VA_ARGS__),	\
+				    RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__hlist_for_each_rcu(pos, head, check)			\
+	for ((pos) = (check, rculist__deref((head)->next));		\
 	     (pos) != NULL;						\
 	     (pos) = rculist__deref((pos)->next))
 
@@ -275,6 +279,7 @@ static inline void cds_hlists_swap_heads_rcu(struct cds_hlist_head *left,
  * @pos: a struct cds_hlist_node pointer, NULL at the end
  * @head: the head
  * @member: the name of the node field in the element type
+ * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
  * liburcu's 4-argument form; the kernel's hlist_for_each_entry_rcu() is
  * cds_hlist_for_each_entry_rcu_2().
@@ -282,9 +287,12 @@ static inline void cds_hlists_swap_heads_rcu(struct cds_hlist_head *left,
  * Context: reader, inside a read-side critical section; updaters may
  * run concurrently.
  */
-#define cds_hlist_for_each_entry_rcu(entry, pos, head, member)		\
-	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu)	\
-	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
+#define cds_hlist_for_each_entry_rcu(entry, pos, head, ...)		\
+	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu)		\
+	rculist__hlist_for_each_entry_rcu(entry, pos, head,		\
+		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__hlist_for_each_entry_rcu(entry, pos, head, member, check) \
+	for ((pos) = (check, rculist__deref((head)->next));		\
 	     (pos) != NULL &&						\
 	     ((entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
 	     (pos) = rculist__deref((pos)->next))
@@ -294,16 +302,20 @@ static inline void cds_hlists_swap_heads_rcu(struct cds_hlist_head *left,
  * @entry: the cursor, a pointer to the element type, NULL at the end
  * @head: the head
  * @member: the name of the node field in the element type
+ * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
- * The kernel's hlist_for_each_entry_rcu(pos, head, member), without its
- * optional lockdep condition.
+ * The kernel's hlist_for_each_entry_rcu(pos, head, member, cond), @cond
+ * optional there too.
  *
  * Context: reader, inside a read-side critical section (under qsbr:
  * online); updaters may run concurrently.
  */
-#define cds_hlist_for_each_entry_rcu_2(entry, head, member)		\
-	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu_2)	\
-	for ((entry) = (RCULIST__CHECK_READER(),			\
+#define cds_hlist_for_each_entry_rcu_2(entry, head, ...)		\
+	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu_2)		\
+	rculist__hlist_for_each_entry_rcu_2(entry, head,		\
+		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__hlist_for_each_entry_rcu_2(entry, head, member, check)	\
+	for ((entry) = (check,						\
 		rculist__hlist_entry_rcu_as(entry, (head)->next, member)); \
 	     (entry) != NULL;						\
 	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
@@ -312,13 +324,17 @@ static inline void cds_hlists_swap_heads_rcu(struct cds_hlist_head *left,
  * cds_hlist_for_each_entry_continue_rcu - go on iterating after the current element, for a reader
  * @entry: the cursor, at an element found in the same section; NULL at the end
  * @member: the name of the node field
+ * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
  * Context: reader, inside the read-side critical section in which
  * @entry was found; updaters may run.
  */
-#define cds_hlist_for_each_entry_continue_rcu(entry, member)		\
+#define cds_hlist_for_each_entry_continue_rcu(entry, ...)		\
 	RCULIST__ITER_SITE(cds_hlist_for_each_entry_continue_rcu)	\
-	for ((entry) = (RCULIST__CHECK_READER(),			\
+	rculist__hlist_for_each_entry_continue_rcu(entry,		\
+		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__hlist_for_each_entry_continue_rcu(entry, member, check) \
+	for ((entry) = (check,						\
 		rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member)); \
 	     (entry) != NULL;						\
 	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
@@ -327,13 +343,17 @@ static inline void cds_hlists_swap_heads_rcu(struct cds_hlist_head *left,
  * cds_hlist_for_each_entry_from_rcu - iterate from the current element on, for a reader
  * @entry: the cursor, at the first element to visit (or NULL); NULL at the end
  * @member: the name of the node field
+ * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
  * Context: reader, inside the read-side critical section in which
  * @entry was found; updaters may run.
  */
-#define cds_hlist_for_each_entry_from_rcu(entry, member)		\
-	RCULIST__ITER_SITE(cds_hlist_for_each_entry_from_rcu)	\
-	for (RCULIST__CHECK_READER(); (entry) != NULL;			\
+#define cds_hlist_for_each_entry_from_rcu(entry, ...)			\
+	RCULIST__ITER_SITE(cds_hlist_for_each_entry_from_rcu)		\
+	rculist__hlist_for_each_entry_from_rcu(entry,			\
+		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__hlist_for_each_entry_from_rcu(entry, member, check)	\
+	for (check; (entry) != NULL;					\
 	     (entry) = rculist__hlist_entry_rcu_as(entry, (entry)->member.next, member))
 
 #endif /* RCULIST_HLIST_RCU_H */

@@ -107,12 +107,18 @@ RCULIST__END_DECLS
 __attribute__((used)) static const int *const rculist__inline_flavor_check =
 	&RCULIST__INLINE_FLAVOR;
 
+/*
+ * Declared as the library's: liburcu's functions they call carry no
+ * attributes, so clang's thread-safety analysis is told, not shown.
+ */
 static inline void rculist__inline_read_lock(void)
+	RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 {
 	RCULIST__INLINE(read_lock)();
 }
 
 static inline void rculist__inline_read_unlock(void)
+	RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 {
 	RCULIST__INLINE(read_unlock)();
 }
@@ -123,6 +129,7 @@ static inline int rculist__inline_read_ongoing(void)
 }
 
 static inline void rculist__inline_quiescent_state(void)
+	RCULIST_EXCLUDES_RCU
 {
 #if RCULIST__INLINE_QSBR
 	RCULIST__INLINE(quiescent_state)();

@@ -288,6 +288,7 @@ static inline void cds_list_splice_rcu(struct cds_list_head *list,
 static inline void __cds_list_splice_init_rcu(struct cds_list_head *list,
 					      struct cds_list_head *prev,
 					      struct cds_list_head *next)
+	RCULIST_EXCLUDES_RCU
 {
 	struct cds_list_head *first = list->next;
 	struct cds_list_head *last = list->prev;
@@ -331,6 +332,7 @@ static inline void __cds_list_splice_init_rcu(struct cds_list_head *list,
  */
 static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
 					    struct cds_list_head *head)
+	RCULIST_EXCLUDES_RCU
 {
 	if (!cds_list_empty(list) && !rculist__not_reading("cds_list_splice_init_rcu"))
 		__cds_list_splice_init_rcu(list, head, head->next);
@@ -349,6 +351,7 @@ static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
  */
 static inline void cds_list_splice_tail_init_rcu(struct cds_list_head *list,
 						 struct cds_list_head *head)
+	RCULIST_EXCLUDES_RCU
 {
 	if (!cds_list_empty(list) && !rculist__not_reading("cds_list_splice_tail_init_rcu"))
 		__cds_list_splice_init_rcu(list, head->prev, head);
@@ -367,13 +370,15 @@ static inline void cds_list_splice_tail_init_rcu(struct cds_list_head *list,
  * Context: reader, inside a read-side critical section.
  * Return: a @type pointer.
  */
-#define cds_list_entry_rcu(ptr, type, member) \
-	rculist__container_at(rculist__deref(ptr), type,		\
-			      rculist__list_offsetof(type, member))
+#define cds_list_entry_rcu(ptr, type, member)				\
+	(RCULIST__RCU_READER(),						\
+	 rculist__container_at(rculist__deref(ptr), type,		\
+			       rculist__list_offsetof(type, member)))
 
 static inline void *rculist__list_next_or_null_rcu(const struct cds_list_head *head,
 						   struct cds_list_head *const *link,
 						   size_t offset)
+	RCULIST_REQUIRES_RCU
 {
 	RCULIST__CHECK_READER();
 	return rculist__entry_or_null(head, rculist__deref(*link), offset);
@@ -397,6 +402,7 @@ static inline void *rculist__list_next_or_null_rcu(const struct cds_list_head *h
 					  rculist__list_offsetof(type, member)))
 static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *head,
 						    size_t offset)
+	RCULIST_REQUIRES_RCU
 {
 	return rculist__list_next_or_null_rcu(head, &head->next, offset);
 }
@@ -420,22 +426,24 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * section; updaters may add, delete and replace elements concurrently.
  * Each link is loaded once, dependency-ordered.
  */
-#define rculist__for_each_entry_rcu(pos, start, head, member, dir, _h, _c) \
+#define rculist__for_each_entry_rcu(pos, start, head, member, dir, check, _h, _c) \
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (RCULIST__CHECK_READER(),				\
+	     *_c = (check,						\
 		    rculist__list_member_check(pos, member),		\
 		    rculist__iter_head(start));				\
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h;							\
 	     _c = rculist__deref(_c->dir))
-#define rculist__for_each_entry_rcu_h(pos, head, member, dir, _h, _c)	\
+#define rculist__for_each_entry_rcu_h(pos, head, member, dir, check, _h, _c) \
 	rculist__for_each_entry_rcu(pos, rculist__deref(_h->dir), head,	\
-				    member, dir, _h, _c)
+				    member, dir, check, _h, _c)
 
 /**
  * cds_list_for_each_rcu - iterate over the links of a list, for a reader
  * @pos: the cursor, a struct cds_list_head pointer
  * @head: the list head (evaluated once)
+ * @...: @head, then optionally @cond, a condition true when the caller
+ *	holds the list's update lock, as for cds_list_for_each_entry_rcu()
  *
  * Each link is loaded once, dependency-ordered.
  *
@@ -443,12 +451,14 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * online); updaters may add, delete and replace elements concurrently.
  * The updater itself, under its lock, uses cds_list_for_each().
  */
-#define cds_list_for_each_rcu(pos, head)				\
-	RCULIST__ITER_SITE(cds_list_for_each_rcu)	\
-	rculist__for_each_rcu(pos, head, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
-#define rculist__for_each_rcu(pos, head, _h, _c)			\
+#define cds_list_for_each_rcu(pos, ...)					\
+	RCULIST__ITER_SITE(cds_list_for_each_rcu)			\
+	rculist__for_each_rcu(pos, RCULIST__ARG1(__VA_ARGS__),		\
+			      RCULIST__ITER_CHECK(__VA_ARGS__),		\
+			      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
+#define rculist__for_each_rcu(pos, head, check, _h, _c)			\
 	for (struct cds_list_head *const _h = rculist__iter_head(head),	\
-	     *_c = (RCULIST__CHECK_READER(), rculist__deref(_h->next));	\
+	     *_c = (check, rculist__deref(_h->next));			\
 	     ((pos) = _c) != _h;					\
 	     _c = rculist__deref(_c->next))
 
@@ -457,19 +467,30 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * @pos: the cursor, a pointer to the element type
  * @head: the list head (evaluated once)
  * @member: the name of the link field in the element type
+ * @...: @member, then optionally @cond: a condition, true when the
+ *	caller is an updater holding the lock that serialises the list's
+ *	updates (the kernel's lockdep_is_held(&lock) argument)
  *
  * Each link is loaded once, dependency-ordered.  The walk may see
- * elements added or removed while it runs, never freed ones.  There is
- * no fourth (lockdep condition) argument as in the kernel.
+ * elements added or removed while it runs, never freed ones.
+ *
+ * Given @cond, the walk may also be made outside a read-side critical
+ * section, by an updater holding the lock (a lookup shared by readers
+ * and updaters): clang's thread-safety analysis accepts it, and debug
+ * mode (-DRCULIST_DEBUG) evaluates @cond and reports the walk only if
+ * it is false outside a section.  Without debug mode @cond is compiled
+ * but never evaluated.  Every _rcu iterator takes the same optional
+ * last argument; liburcu's forms, without it, are unchanged.
  *
  * Context: reader, inside a read-side critical section (under qsbr:
- * online); updaters may run concurrently.  Debug mode reports a use
- * outside a section.  The updater, under its lock, walks with
- * cds_list_for_each_entry().
+ * online); updaters may run concurrently.  Or, given @cond, the updater
+ * holding the list's lock.  Debug mode and clang -Wthread-safety report
+ * a use outside a section without @cond (docs/thread-safety.md).
  */
-#define cds_list_for_each_entry_rcu(pos, head, member)			\
-	RCULIST__ITER_SITE(cds_list_for_each_entry_rcu)	\
-	rculist__for_each_entry_rcu_h(pos, head, member, next,		\
+#define cds_list_for_each_entry_rcu(pos, head, ...)			\
+	RCULIST__ITER_SITE(cds_list_for_each_entry_rcu)			\
+	rculist__for_each_entry_rcu_h(pos, head, RCULIST__ARG1(__VA_ARGS__), \
+				      next, RCULIST__ITER_CHECK(__VA_ARGS__), \
 				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
 /**
@@ -477,6 +498,7 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * @pos: the cursor, a pointer to the element type
  * @head: the list head (evaluated once)
  * @member: the name of the link field
+ * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
  * Safe concurrently with cds_list_add_rcu(), cds_list_add_tail_rcu(),
  * cds_list_del_rcu() and cds_list_replace_rcu().  Not safe against the
@@ -493,9 +515,10 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * Context: reader, inside a read-side critical section; updaters may
  * run, with the limits above.
  */
-#define cds_list_for_each_entry_reverse_rcu(pos, head, member)		\
-	RCULIST__ITER_SITE(cds_list_for_each_entry_reverse_rcu)	\
-	rculist__for_each_entry_rcu_h(pos, head, member, prev,		\
+#define cds_list_for_each_entry_reverse_rcu(pos, head, ...)		\
+	RCULIST__ITER_SITE(cds_list_for_each_entry_reverse_rcu)		\
+	rculist__for_each_entry_rcu_h(pos, head, RCULIST__ARG1(__VA_ARGS__), \
+				      prev, RCULIST__ITER_CHECK(__VA_ARGS__), \
 				      RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
 /**
@@ -503,14 +526,18 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * @pos: the cursor, at an element reached in the same read-side section
  * @head: the list head (evaluated once)
  * @member: the name of the link field
+ * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
  * Context: reader, inside the read-side critical section in which @pos
  * was found; updaters may run.
  */
-#define cds_list_for_each_entry_continue_rcu(pos, head, member)		\
+#define cds_list_for_each_entry_continue_rcu(pos, head, ...)		\
 	RCULIST__ITER_SITE(cds_list_for_each_entry_continue_rcu)	\
+	rculist__for_each_entry_continue_rcu(pos, head,			\
+		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__for_each_entry_continue_rcu(pos, head, member, check)	\
 	rculist__for_each_entry_rcu(pos, rculist__deref((pos)->member.next), \
-				    head, member, next,			\
+				    head, member, next, check,		\
 				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
 /**
@@ -518,14 +545,18 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
  * @pos: the cursor, at the first element to visit, reached in the same section
  * @head: the list head (evaluated once)
  * @member: the name of the link field
+ * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
  * Context: reader, inside the read-side critical section in which @pos
  * was found; updaters may run.
  */
-#define cds_list_for_each_entry_from_rcu(pos, head, member)		\
-	RCULIST__ITER_SITE(cds_list_for_each_entry_from_rcu)	\
-	rculist__for_each_entry_rcu(pos, &(pos)->member, head,		\
-				    member, next,			\
+#define cds_list_for_each_entry_from_rcu(pos, head, ...)		\
+	RCULIST__ITER_SITE(cds_list_for_each_entry_from_rcu)		\
+	rculist__for_each_entry_from_rcu(pos, head,			\
+		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__for_each_entry_from_rcu(pos, head, member, check)	\
+	rculist__for_each_entry_rcu(pos, &(pos)->member, head, member,	\
+				    next, check,			\
 				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
 #endif /* RCULIST_LIST_RCU_H */

@@ -515,6 +515,7 @@ static inline void cds_hlist_nulls_replace_init_rcu(struct cds_hlist_nulls_node 
  * @pos: a struct cds_hlist_nulls_node pointer; the end marker at the end
  * @head: the head
  * @member: the name of the node field
+ * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
  *
  * When the loop ends without a break, @pos holds the end marker it
  * reached: if elements are recycled without a grace period, a reader
@@ -537,9 +538,12 @@ static inline void cds_hlist_nulls_replace_init_rcu(struct cds_hlist_nulls_node 
  * Context: reader, inside a read-side critical section; updaters may
  * run concurrently, and may recycle elements without a grace period.
  */
-#define cds_hlist_nulls_for_each_entry_rcu(entry, pos, head, member)	\
-	RCULIST__ITER_SITE(cds_hlist_nulls_for_each_entry_rcu)	\
-	for ((pos) = (RCULIST__CHECK_READER(), rculist__deref((head)->next)); \
+#define cds_hlist_nulls_for_each_entry_rcu(entry, pos, head, ...)	\
+	RCULIST__ITER_SITE(cds_hlist_nulls_for_each_entry_rcu)		\
+	rculist__nulls_for_each_entry_rcu(entry, pos, head,		\
+		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__nulls_for_each_entry_rcu(entry, pos, head, member, check) \
+	for ((pos) = (check, rculist__deref((head)->next));		\
 	     !cds_is_a_nulls(pos) &&					\
 	     ((entry) = cds_hlist_nulls_entry(pos, RCULIST__POINTEE(entry), member), 1); \
 	     (pos) = rculist__deref((pos)->next))

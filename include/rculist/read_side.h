@@ -48,13 +48,19 @@ extern __thread unsigned long rculist__qs_ctr
 	__attribute__((tls_model("initial-exec")));
 RCULIST__END_DECLS
 
+/*
+ * Declared to clang's thread-safety analysis as the library's calls: the
+ * test on lock_calls would otherwise hide the section from it.
+ */
 static inline void rculist__read_lock_wrap(void)
+	RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 {
 	if (rculist__read_side.lock_calls)
 		rculist_read_lock();
 }
 
 static inline void rculist__read_unlock_wrap(void)
+	RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 {
 	if (rculist__read_side.lock_calls)
 		rculist_read_unlock();
@@ -65,7 +71,7 @@ static inline void rculist__read_unlock_wrap(void)
  * counter equals the grace-period counter (relaxed load: the library's
  * call does the ordering when it stores).
  */
-static inline void rculist__quiescent_state_wrap(void)
+static inline void rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
 {
 	if (__atomic_load_n(rculist__read_side.qs_gp, __ATOMIC_RELAXED) !=
 	    rculist__qs_ctr)

@@ -102,7 +102,7 @@ void rculist_unregister_thread(void);
  * aborts (memb, bp and mb always, qsbr with -DRCULIST_DEBUG; see
  * rculist_synchronize_rcu()).
  */
-void rculist_read_lock(void);
+void rculist_read_lock(void) RCULIST_ACQUIRES_RCU;
 
 /**
  * rculist_read_unlock - end a read-side critical section
@@ -113,7 +113,7 @@ void rculist_read_lock(void);
  * Context: the thread that called the matching rculist_read_lock()
  * (debug mode reports an unmatched unlock).
  */
-void rculist_read_unlock(void);
+void rculist_read_unlock(void) RCULIST_RELEASES_RCU;
 
 /**
  * rculist_read_ongoing - whether the caller is inside a read-side critical section
@@ -137,7 +137,7 @@ int rculist_read_ongoing(void);
  * and holding no pointer loaded in one (debug mode reports a call inside
  * a section).
  */
-void rculist_quiescent_state(void);
+void rculist_quiescent_state(void) RCULIST_EXCLUDES_RCU;
 
 /**
  * rculist_thread_offline - announce that the thread will read nothing for a while
@@ -149,7 +149,7 @@ void rculist_quiescent_state(void);
  *
  * Context: a registered reader, outside any read-side critical section.
  */
-void rculist_thread_offline(void);
+void rculist_thread_offline(void) RCULIST_EXCLUDES_RCU;
 
 /**
  * rculist_thread_online - announce that the thread reads again
@@ -180,7 +180,7 @@ void rculist_thread_online(void);
  * liburcu's does.  Blocks; it must not be called with a lock held that
  * readers take.
  */
-void rculist_synchronize_rcu(void);
+void rculist_synchronize_rcu(void) RCULIST_EXCLUDES_RCU;
 
 /**
  * rculist_call_rcu - run a function after a grace period
@@ -217,7 +217,7 @@ void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head)
  * counts qsbr's sections).  Without it, under qsbr, the grace period
  * silently ends the caller's section, as liburcu's does.
  */
-void rculist_rcu_barrier(void);
+void rculist_rcu_barrier(void) RCULIST_EXCLUDES_RCU;
 
 /*
  * Not for programs: exported so that a copy of rculist embedded in a
@@ -341,7 +341,8 @@ int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie);
  * (memb, bp and mb always, qsbr with -DRCULIST_DEBUG; without it a grace
  * period it waits for silently ends a qsbr caller's section).
  */
-void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie);
+void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie)
+	RCULIST_EXCLUDES_RCU;
 
 /*
  * Internal: report @op, a blocking call, if made inside the caller's

@@ -55,6 +55,7 @@ static void iter_build(struct node *n, struct cds_list_head *h,
 }
 
 static void iter_circular(struct node *n, struct cds_list_head *h)
+	RCULIST_REQUIRES_RCU
 {
 	struct cds_list_head other;
 	struct cds_list_head *pos, *p;
@@ -200,6 +201,7 @@ static void iter_circular(struct node *n, struct cds_list_head *h)
 }
 
 static void iter_linear(struct node *n, struct cds_hlist_head *hh)
+	RCULIST_REQUIRES_RCU
 {
 	struct cds_hlist_node *pos, *p;
 	struct node *e, *tmp;
@@ -283,7 +285,7 @@ static void iter_linear(struct node *n, struct cds_hlist_head *hh)
 }
 
 /* [nh] -> 1 <-> 2 <-> 3 <-> 4 <-> 5 -> nulls(7) */
-static void iter_nulls(struct node *n)
+static void iter_nulls(struct node *n) RCULIST_REQUIRES_RCU
 {
 	struct cds_hlist_nulls_head nh;
 	struct cds_hlist_nulls_node *pos;
@@ -338,7 +340,7 @@ static void iter_nulls_more(struct node *n)
 }
 
 /* [bh] -> 1 <-> 2 <-> 3 <-> 4 <-> 5, bit-locked; and the newer accessors. */
-static void iter_bl(struct node *n, struct cds_list_head *h)
+static void iter_bl(struct node *n, struct cds_list_head *h) RCULIST_REQUIRES_RCU
 {
 	struct cds_hlist_bl_head bh;
 	struct cds_hlist_bl_node *pos, *tmp;
@@ -413,9 +415,103 @@ static void iter_sort(struct node *n)
 }
 
 /*
+ * The _rcu iterators given their optional last argument, a condition
+ * that says the caller holds the update lock (here: no other thread
+ * updates), outside any read-side section: the same walks.
+ */
+static int iter_update_lock_held = 1;
+
+static void iter_with_cond(struct node *n, struct cds_list_head *h,
+			   struct cds_hlist_head *hh)
+{
+	struct cds_list_head *pos;
+	struct cds_hlist_node *hpos;
+	struct cds_hlist_nulls_head nh;
+	struct cds_hlist_nulls_node *npos;
+	struct cds_hlist_bl_head bh;
+	struct cds_hlist_bl_node *bpos;
+	struct node *e;
+	long sig;
+	int i;
+
+	sig = 0;
+	cds_list_for_each_rcu(pos, h, iter_update_lock_held)
+		SIG(sig, cds_list_entry(pos, struct node, link)->key);
+	iter_expect(sig, 12345, "cds_list_for_each_rcu, cond");
+
+	sig = 0;
+	cds_list_for_each_entry_rcu(e, h, link, iter_update_lock_held)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_list_for_each_entry_rcu, cond");
+
+	sig = 0;
+	cds_list_for_each_entry_reverse_rcu(e, h, link, iter_update_lock_held)
+		SIG(sig, e->key);
+	iter_expect(sig, 54321, "cds_list_for_each_entry_reverse_rcu, cond");
+
+	sig = 0;
+	e = &n[1];
+	cds_list_for_each_entry_continue_rcu(e, h, link, iter_update_lock_held)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_list_for_each_entry_continue_rcu, cond");
+
+	sig = 0;
+	e = &n[2];
+	cds_list_for_each_entry_from_rcu(e, h, link, iter_update_lock_held)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_list_for_each_entry_from_rcu, cond");
+
+	sig = 0;
+	cds_hlist_for_each_rcu(hpos, hh, iter_update_lock_held)
+		SIG(sig, cds_hlist_entry(hpos, struct node, hnode)->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_rcu, cond");
+
+	sig = 0;
+	cds_hlist_for_each_entry_rcu(e, hpos, hh, hnode, iter_update_lock_held)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_entry_rcu, cond");
+
+	sig = 0;
+	cds_hlist_for_each_entry_rcu_2(e, hh, hnode, iter_update_lock_held)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_for_each_entry_rcu_2, cond");
+
+	sig = 0;
+	e = &n[1];
+	cds_hlist_for_each_entry_continue_rcu(e, hnode, iter_update_lock_held)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_hlist_for_each_entry_continue_rcu, cond");
+
+	sig = 0;
+	e = &n[2];
+	cds_hlist_for_each_entry_from_rcu(e, hnode, iter_update_lock_held)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_hlist_for_each_entry_from_rcu, cond");
+
+	CDS_INIT_HLIST_NULLS_HEAD(&nh, 7);
+	for (i = NNODES; i-- > 0;)
+		cds_hlist_nulls_add_head(&n[i].nnode, &nh);
+	sig = 0;
+	cds_hlist_nulls_for_each_entry_rcu(e, npos, &nh, nnode, iter_update_lock_held)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_nulls_for_each_entry_rcu, cond");
+
+	/* A bit-locked list walked by its lock holder: the condition is the lock. */
+	CDS_INIT_HLIST_BL_HEAD(&bh);
+	cds_hlist_bl_lock(&bh);
+	for (i = NNODES; i-- > 0;)
+		cds_hlist_bl_add_head(&n[i].blnode, &bh);
+	sig = 0;
+	cds_hlist_bl_for_each_entry_rcu(e, bpos, &bh, blnode, cds_hlist_bl_is_locked(&bh))
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_bl_for_each_entry_rcu, cond");
+	cds_hlist_bl_unlock(&bh);
+}
+
+/*
  * Walk every iterator over fresh lists, the _rcu ones inside a read-side
- * critical section of the calling (registered) thread.  Returns the
- * number of walks that went wrong.
+ * critical section of the calling (registered) thread, and again given
+ * a condition outside it.  Returns the number of walks that went wrong.
  */
 static int iter_check_all(void)
 {
@@ -433,6 +529,8 @@ static int iter_check_all(void)
 	iter_bl(n, &h);
 	rculist_read_unlock();
 	iter_sort(n);
+	iter_build(n, &h, &hh);
+	iter_with_cond(n, &h, &hh);
 	return iter_failures;
 }
 

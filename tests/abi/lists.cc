@@ -61,7 +61,7 @@ long signature(struct cds_list_head *head)
 }
 
 template <class T>
-long hsignature_rcu(struct cds_hlist_head *head)
+long hsignature_rcu(struct cds_hlist_head *head) RCULIST_REQUIRES_RCU
 {
 	T *pos;
 	long sig = 0;
@@ -112,14 +112,17 @@ int main()
 	}
 	iter_expect(signature<struct item>(&global_list), 123456,
 		    "template walk of the list");
+	rculist_read_lock();
 	iter_expect(hsignature_rcu<struct item>(&global_hlist), 654321,
 		    "template walk of the hlist");
+	rculist_read_unlock();
 	i = 0;
 	cds_list_for_each_entry((it), &global_list, link)
 		i++;
 	iter_expect(i, n, "parenthesised cursor");
+	/* No reader yet: main, the only updater, walks given that condition. */
 	i = 0;
-	cds_hlist_for_each_entry_rcu(it, hpos, &global_hlist, hnode)
+	cds_hlist_for_each_entry_rcu(it, hpos, &global_hlist, hnode, !stop.load())
 		i++;
 	iter_expect(i, n, "hlist with a node cursor");
 

@@ -93,6 +93,13 @@ long z_fe_entry_rcu(L *h) { struct obj *o; long s = 0; cds_list_for_each_entry_r
 long z_fe_entry_reverse_rcu(L *h) { struct obj *o; long s = 0; cds_list_for_each_entry_reverse_rcu(o, h, link) s += o->key; return s; }
 long z_fe_entry_continue_rcu(L *h, struct obj *o) { long s = 0; cds_list_for_each_entry_continue_rcu(o, h, link) s += o->key; return s; }
 long z_fe_entry_from_rcu(L *h, struct obj *o) { long s = 0; cds_list_for_each_entry_from_rcu(o, h, link) s += o->key; return s; }
+/* The iterators given a condition (an updater's walk under its lock). */
+int z_lock_held(void);
+long z_for_each_rcu_cond(L *h) { L *p; long s = 0; cds_list_for_each_rcu(p, h, z_lock_held()) s += (long)p; return s; }
+long z_fe_entry_rcu_cond(L *h) { struct obj *o; long s = 0; cds_list_for_each_entry_rcu(o, h, link, z_lock_held()) s += o->key; return s; }
+long z_fe_entry_reverse_rcu_cond(L *h) { struct obj *o; long s = 0; cds_list_for_each_entry_reverse_rcu(o, h, link, z_lock_held()) s += o->key; return s; }
+long z_fe_entry_continue_rcu_cond(L *h, struct obj *o) { long s = 0; cds_list_for_each_entry_continue_rcu(o, h, link, z_lock_held()) s += o->key; return s; }
+long z_fe_entry_from_rcu_cond(L *h, struct obj *o) { long s = 0; cds_list_for_each_entry_from_rcu(o, h, link, z_lock_held()) s += o->key; return s; }
 
 /* Plain hlist operations and iterators. */
 void z_hinit(H *h) { CDS_INIT_HLIST_HEAD(h); }
@@ -133,6 +140,11 @@ long z_hfe_entry_rcu(H *h) { struct obj *o; N *p; long s = 0; cds_hlist_for_each
 long z_hfe_entry_rcu_2(H *h) { struct obj *o; long s = 0; cds_hlist_for_each_entry_rcu_2(o, h, node) s += o->key; return s; }
 long z_hfe_entry_continue_rcu(struct obj *o) { long s = 0; cds_hlist_for_each_entry_continue_rcu(o, node) s += o->key; return s; }
 long z_hfe_entry_from_rcu(struct obj *o) { long s = 0; cds_hlist_for_each_entry_from_rcu(o, node) s += o->key; return s; }
+long z_hfor_each_rcu_cond(H *h) { N *p; long s = 0; cds_hlist_for_each_rcu(p, h, z_lock_held()) s += (long)p; return s; }
+long z_hfe_entry_rcu_cond(H *h) { struct obj *o; N *p; long s = 0; cds_hlist_for_each_entry_rcu(o, p, h, node, z_lock_held()) s += o->key; return s; }
+long z_hfe_entry_rcu_2_cond(H *h) { struct obj *o; long s = 0; cds_hlist_for_each_entry_rcu_2(o, h, node, z_lock_held()) s += o->key; return s; }
+long z_hfe_entry_continue_rcu_cond(struct obj *o) { long s = 0; cds_hlist_for_each_entry_continue_rcu(o, node, z_lock_held()) s += o->key; return s; }
+long z_hfe_entry_from_rcu_cond(struct obj *o) { long s = 0; cds_hlist_for_each_entry_from_rcu(o, node, z_lock_held()) s += o->key; return s; }
 
 /* The kernel's newer names that carry hooks. */
 void z_del_init_careful(L *e) { cds_list_del_init_careful(e); }
@@ -152,4 +164,5 @@ void z_bl_del_rcu(BN *e) { cds_hlist_bl_del_rcu(e); }
 long z_bl_fe_entry(BH *h) { struct obj *o; BN *p; long s = 0; cds_hlist_bl_for_each_entry(o, p, h, bl) s += o->key; return s; }
 long z_bl_fe_entry_safe(BH *h) { struct obj *o; BN *p, *n; long s = 0; cds_hlist_bl_for_each_entry_safe(o, p, n, h, bl) s += o->key; return s; }
 long z_bl_fe_entry_rcu(BH *h) { struct obj *o; BN *p; long s = 0; cds_hlist_bl_for_each_entry_rcu(o, p, h, bl) s += o->key; return s; }
+long z_bl_fe_entry_rcu_cond(BH *h) { struct obj *o; BN *p; long s = 0; cds_hlist_bl_for_each_entry_rcu(o, p, h, bl, z_lock_held()) s += o->key; return s; }
 /* clang-format on */

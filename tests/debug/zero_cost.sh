@@ -20,13 +20,20 @@ mkdir -p "$out/include"
 cp -R include/. "$out/include/"
 
 # Delete every hook: statement lines, the reader check inside a for
-# initialisation, and the one alone in an empty for initialisation.
+# initialisation, and the one alone in an empty for initialisation; the
+# iterators' check (with or without their optional condition), the
+# accessors' clang thread-safety requirement and the attributes of the
+# inline functions.
 for h in list list_rcu hlist hlist_rcu hlist_bl; do
 	sed -e '/^[[:space:]]*RCULIST__\(CHECK\|POISON\)_[A-Z_]*(.*);[[:space:]]*$/d' \
 	    -e 's/RCULIST__CHECK_READER(),[[:space:]]*//g' \
 	    -e 's/for (RCULIST__CHECK_READER();/for (;/g' \
+	    -e 's/RCULIST__ITER_CHECK(__VA_ARGS__)/((void)0)/g' \
+	    -e 's/RCULIST__RCU_READER(),//g' \
+	    -e 's/RCULIST_\(REQUIRES\|EXCLUDES\)_RCU//g' \
 	    "include/rculist/$h.h" > "$out/include/rculist/$h.h"
-	if grep -n 'RCULIST__\(CHECK\|POISON\)_' "$out/include/rculist/$h.h"; then
+	if grep -n 'RCULIST__\(CHECK\|POISON\)_\|RCULIST__ITER_CHECK\|RCULIST__RCU_READER\|RCULIST_[A-Z]*_RCU\>' \
+		"$out/include/rculist/$h.h"; then
 		echo "zero_cost: hooks left in rculist/$h.h after deletion" >&2
 		exit 1
 	fi

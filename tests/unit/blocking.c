@@ -29,7 +29,7 @@ static int flavor_is(const char *name)
 }
 
 /* Open a read-side critical section that the checks can see. */
-static void enter_section(void)
+static void enter_section(void) RCULIST_ACQUIRES_RCU
 {
 #ifndef RCULIST_DEBUG
 	if (flavor_is("qsbr")) {
@@ -40,7 +40,7 @@ static void enter_section(void)
 	rculist_read_lock();
 }
 
-static void leave_section(void)
+static void leave_section(void) RCULIST_RELEASES_RCU
 {
 #ifndef RCULIST_DEBUG
 	if (flavor_is("qsbr")) {
@@ -99,6 +99,7 @@ static void expect_handler(const struct rculist_error *err)
 
 TestSuite(blocking, .init = cr_redirect_stderr, .timeout = 10);
 
+TEST_NO_RCU_ANALYSIS(blocking, synchronize_rcu_inside_nested_section);
 Test(blocking, synchronize_rcu_inside_nested_section, .signal = SIGABRT)
 {
 	rculist_register_thread();
@@ -108,6 +109,7 @@ Test(blocking, synchronize_rcu_inside_nested_section, .signal = SIGABRT)
 	PROVOKE("rculist_synchronize_rcu", rculist_synchronize_rcu());
 }
 
+TEST_NO_RCU_ANALYSIS(blocking, rcu_barrier_inside_section);
 Test(blocking, rcu_barrier_inside_section, .signal = SIGABRT)
 {
 	rculist_register_thread();
@@ -116,6 +118,7 @@ Test(blocking, rcu_barrier_inside_section, .signal = SIGABRT)
 }
 
 /* Without the check, this one never returned: the batch waits for us. */
+TEST_NO_RCU_ANALYSIS(blocking, rcu_barrier_inside_section_after_free_rcu);
 Test(blocking, rcu_barrier_inside_section_after_free_rcu, .signal = SIGABRT)
 {
 	struct item *p = malloc(sizeof(*p));
@@ -128,6 +131,7 @@ Test(blocking, rcu_barrier_inside_section_after_free_rcu, .signal = SIGABRT)
 }
 
 /* A cookie no grace period has satisfied: the call would wait. */
+TEST_NO_RCU_ANALYSIS(blocking, cond_synchronize_rcu_inside_section);
 Test(blocking, cond_synchronize_rcu_inside_section, .signal = SIGABRT)
 {
 	struct rculist_gp_cookie c;
@@ -140,6 +144,7 @@ Test(blocking, cond_synchronize_rcu_inside_section, .signal = SIGABRT)
 }
 
 /* Satisfied: it would return at once, but the call is misplaced all the same. */
+TEST_NO_RCU_ANALYSIS(blocking, cond_synchronize_rcu_satisfied_inside_section);
 Test(blocking, cond_synchronize_rcu_satisfied_inside_section, .signal = SIGABRT)
 {
 	struct rculist_gp_cookie c;
@@ -165,6 +170,7 @@ static void lists_untouched(const struct rculist_error *err)
 }
 
 /* before: [src] <-> a   [dst] <-> b   reported, nothing moved */
+TEST_NO_RCU_ANALYSIS(blocking, splice_init_rcu_inside_section);
 Test(blocking, splice_init_rcu_inside_section, .signal = SIGABRT)
 {
 	cds_list_add_rcu(&a.link, &src);
@@ -178,6 +184,7 @@ Test(blocking, splice_init_rcu_inside_section, .signal = SIGABRT)
 	cds_list_splice_init_rcu(&src, &dst);
 }
 
+TEST_NO_RCU_ANALYSIS(blocking, splice_tail_init_rcu_inside_section);
 Test(blocking, splice_tail_init_rcu_inside_section, .signal = SIGABRT)
 {
 	cds_list_add_rcu(&a.link, &src);
@@ -192,6 +199,7 @@ Test(blocking, splice_tail_init_rcu_inside_section, .signal = SIGABRT)
 }
 
 /* No handler installed: the line goes to stderr and the process aborts. */
+TEST_NO_RCU_ANALYSIS(blocking, default_handler_aborts);
 Test(blocking, default_handler_aborts, .signal = SIGABRT)
 {
 	rculist_register_thread();
@@ -209,6 +217,7 @@ static void count_handler(const struct rculist_error *err)
 }
 
 /* A handler that returns: the call is skipped, it does not wait. */
+TEST_NO_RCU_ANALYSIS(blocking, skipped_when_the_handler_returns);
 Test(blocking, skipped_when_the_handler_returns)
 {
 	rculist_register_thread();

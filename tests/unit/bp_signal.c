@@ -32,7 +32,7 @@ static uint64_t rnd = 0x6a09e667f3bcc909ULL;
 static unsigned long kills;
 static int ongoing_in_handler = 1;
 
-static void walk_exact(struct conc_reader *r)
+static void walk_exact(struct conc_reader *r) RCULIST_REQUIRES_RCU
 {
 	struct conc_elem *e;
 	long last = -1, n = 0;

@@ -22,6 +22,18 @@ struct item {
 	struct rcu_head rcu;
 };
 
+/*
+ * For clang -Wthread-safety (make check-thread-safety): a Test() whose
+ * body runs inside the read-side section its suite's .init opened, and
+ * one that misuses the read side on purpose.  Placed before Test(), they
+ * declare Criterion's test function with the attribute, which its
+ * definition inherits.
+ */
+#define TEST_REQUIRES_RCU(suite, name)					\
+	void suite##_##name##_impl(void) RCULIST_REQUIRES_RCU
+#define TEST_NO_RCU_ANALYSIS(suite, name)				\
+	void suite##_##name##_impl(void) RCULIST_NO_RCU_ANALYSIS
+
 #define ITEM_KEY(l)	(cds_list_entry(l, struct item, link)->key)
 #define HITEM_KEY(n)	(cds_hlist_entry(n, struct item, hnode)->key)
 

@@ -39,7 +39,7 @@ struct sorted {
 	unsigned long adds, add_tails, dels, replaces;
 };
 
-static void walk_forward(struct conc_reader *r)
+static void walk_forward(struct conc_reader *r) RCULIST_REQUIRES_RCU
 {
 	struct conc_elem *head = r->arg, *e;
 	long last = -1, n = 0;
@@ -61,7 +61,7 @@ static void walk_forward(struct conc_reader *r)
 	r->elems += n;
 }
 
-static void walk_backward(struct conc_reader *r)
+static void walk_backward(struct conc_reader *r) RCULIST_REQUIRES_RCU
 {
 	struct conc_elem *head = r->arg, *e;
 	long last = NKEYS, n = 0;
@@ -261,7 +261,7 @@ struct splicer {
 	unsigned long splices, splices_tail, published_at_once;
 };
 
-static void walk_src_or_dst(struct conc_reader *r)
+static void walk_src_or_dst(struct conc_reader *r) RCULIST_REQUIRES_RCU
 {
 	struct splicer *s = r->arg;
 	struct conc_elem *head = ((r->walks + r->param) & 1) ? &s->dst : &s->src,
@@ -420,7 +420,7 @@ static void hwalk_check(struct conc_reader *r, const struct conc_elem *e,
 	conc_pause_point(r, (*n)++);
 }
 
-static void walk_chain(struct conc_reader *r)
+static void walk_chain(struct conc_reader *r) RCULIST_REQUIRES_RCU
 {
 	struct htable *t = r->arg;
 	long b = (long)((r->walks / 2 + r->param) % NBUCKETS), last = -1, n = 0;

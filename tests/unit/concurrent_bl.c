@@ -40,7 +40,7 @@ struct blupdater {
 
 static int bl_stop;
 
-static void walk_bl(struct conc_reader *r)
+static void walk_bl(struct conc_reader *r) RCULIST_REQUIRES_RCU
 {
 	struct bltable *t = r->arg;
 	long b = (long)((r->walks + (unsigned long)r->param) % BL_BUCKETS), n = 0;

@@ -310,7 +310,7 @@ static int cu_visit(struct conc_reader *r, struct cu_seen *s,
 }
 
 static void cu_walk_list(struct conc_reader *r, struct cu_seen *s,
-			 struct cu_elem *head, int backward)
+			 struct cu_elem *head, int backward) RCULIST_REQUIRES_RCU
 {
 	const void *fresh = &cu_fresh.c.link;
 	struct cu_elem *e;
@@ -331,7 +331,8 @@ static void cu_walk_list(struct conc_reader *r, struct cu_seen *s,
 	r->elems += n;
 }
 
-static void cu_walk_hlist(struct conc_reader *r, struct cu_seen *s)
+static void cu_walk_hlist(struct conc_reader *r,
+			  struct cu_seen *s) RCULIST_REQUIRES_RCU
 {
 	const void *fresh = &cu_fresh.c.hnode;
 	struct cds_hlist_node *pos;
@@ -353,7 +354,8 @@ static void cu_walk_hlist(struct conc_reader *r, struct cu_seen *s)
 	r->elems += n;
 }
 
-static void cu_walk_nulls(struct conc_reader *r, struct cu_seen *s)
+static void cu_walk_nulls(struct conc_reader *r,
+			  struct cu_seen *s) RCULIST_REQUIRES_RCU
 {
 	struct cds_hlist_nulls_node *pos;
 	struct cu_elem *e;
@@ -371,7 +373,7 @@ out:
 	r->elems += n;
 }
 
-static void cu_walk(struct conc_reader *r)
+static void cu_walk(struct conc_reader *r) RCULIST_REQUIRES_RCU
 {
 	struct cu_seen *seen = &cu_rseen[r - cu_r];
 	int backward = (int)((r->walks + r->param) & 1);

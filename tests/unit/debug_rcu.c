@@ -38,6 +38,7 @@ static const char *not_reading =
 static const char *not_registered =
 	"thread is not registered with RCU (call rculist_register_thread() first)";
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, list_iterator_outside_reader);
 Test(debug_rcu, list_iterator_outside_reader, .signal = SIGABRT)
 {
 	struct item *pos;
@@ -50,6 +51,7 @@ Test(debug_rcu, list_iterator_outside_reader, .signal = SIGABRT)
 	/* clang-format on */
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, reverse_iterator_outside_reader);
 Test(debug_rcu, reverse_iterator_outside_reader, .signal = SIGABRT)
 {
 	struct item *pos;
@@ -63,6 +65,7 @@ Test(debug_rcu, reverse_iterator_outside_reader, .signal = SIGABRT)
 	/* clang-format on */
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, accessor_outside_reader);
 Test(debug_rcu, accessor_outside_reader, .signal = SIGABRT)
 {
 	struct item *first;
@@ -74,6 +77,7 @@ Test(debug_rcu, accessor_outside_reader, .signal = SIGABRT)
 	(void)first;
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, hlist_iterator_outside_reader);
 Test(debug_rcu, hlist_iterator_outside_reader, .signal = SIGABRT)
 {
 	struct item *pos;
@@ -87,6 +91,7 @@ Test(debug_rcu, hlist_iterator_outside_reader, .signal = SIGABRT)
 }
 
 /* qsbr: offline inside a section; memb and bp have no offline state */
+TEST_NO_RCU_ANALYSIS(debug_rcu, accessor_offline_inside_section);
 Test(debug_rcu, accessor_offline_inside_section, .signal = SIGABRT)
 {
 	struct item *first;
@@ -107,6 +112,7 @@ Test(debug_rcu, accessor_offline_inside_section, .signal = SIGABRT)
 	(void)first;
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, iterator_in_unregistered_thread);
 Test(debug_rcu, iterator_in_unregistered_thread, .signal = SIGABRT)
 {
 	struct cds_list_head *pos;
@@ -120,6 +126,7 @@ Test(debug_rcu, iterator_in_unregistered_thread, .signal = SIGABRT)
 	/* clang-format on */
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, read_lock_in_unregistered_thread);
 Test(debug_rcu, read_lock_in_unregistered_thread, .signal = SIGABRT)
 {
 	if (flavor_is("bp")) {
@@ -133,6 +140,7 @@ Test(debug_rcu, read_lock_in_unregistered_thread, .signal = SIGABRT)
 	PROVOKE(rculist_read_lock());
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, unlock_without_lock);
 Test(debug_rcu, unlock_without_lock, .signal = SIGABRT)
 {
 	rculist_register_thread();
@@ -163,6 +171,7 @@ static const char *blocks(void)
 		       "called inside a read-side critical section (it waits for a grace period, which cannot end while the caller itself reads: deadlock)";
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, quiescent_state_inside_reader);
 Test(debug_rcu, quiescent_state_inside_reader, .signal = SIGABRT)
 {
 	rculist_register_thread();
@@ -171,6 +180,7 @@ Test(debug_rcu, quiescent_state_inside_reader, .signal = SIGABRT)
 	PROVOKE(rculist_quiescent_state());
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, thread_offline_inside_reader);
 Test(debug_rcu, thread_offline_inside_reader, .signal = SIGABRT)
 {
 	rculist_register_thread();
@@ -179,6 +189,7 @@ Test(debug_rcu, thread_offline_inside_reader, .signal = SIGABRT)
 	PROVOKE(rculist_thread_offline());
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, synchronize_rcu_inside_reader);
 Test(debug_rcu, synchronize_rcu_inside_reader, .signal = SIGABRT, .timeout = 10)
 {
 	rculist_register_thread();
@@ -189,6 +200,7 @@ Test(debug_rcu, synchronize_rcu_inside_reader, .signal = SIGABRT, .timeout = 10)
 	PROVOKE(rculist_synchronize_rcu());
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, splice_init_rcu_inside_reader);
 Test(debug_rcu, splice_init_rcu_inside_reader, .signal = SIGABRT, .timeout = 10)
 {
 	CDS_LIST_HEAD(g);
@@ -200,6 +212,7 @@ Test(debug_rcu, splice_init_rcu_inside_reader, .signal = SIGABRT, .timeout = 10)
 	PROVOKE(cds_list_splice_init_rcu(&h, &g));
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu, rcu_barrier_inside_reader);
 Test(debug_rcu, rcu_barrier_inside_reader, .signal = SIGABRT, .timeout = 10)
 {
 	rculist_register_thread();
@@ -208,6 +221,8 @@ Test(debug_rcu, rcu_barrier_inside_reader, .signal = SIGABRT, .timeout = 10)
 	PROVOKE(rculist_rcu_barrier());
 }
 
+TEST_NO_RCU_ANALYSIS(debug_rcu,
+		     unbalanced_unlock_is_skipped_when_handler_returns);
 Test(debug_rcu, unbalanced_unlock_is_skipped_when_handler_returns)
 {
 	rculist_register_thread();

@@ -371,7 +371,7 @@ static void dq_poison(void *arg, void *ptr)
 	__atomic_fetch_add(&dq_s.freed, 1, __ATOMIC_RELAXED);
 }
 
-static void walk_all(struct conc_reader *r)
+static void walk_all(struct conc_reader *r) RCULIST_REQUIRES_RCU
 {
 	struct conc_elem *head = r->arg, *e;
 	long last = -1, n = 0;

@@ -794,13 +794,13 @@ Test(hlist, for_each_entry_from)
 /* ---------------------------------------------------- RCU iterators */
 
 /* The RCU iterators run inside a read-side section of a registered thread. */
-static void reader_begin(void)
+static void reader_begin(void) RCULIST_ACQUIRES_RCU
 {
 	rculist_register_thread();
 	rculist_read_lock();
 }
 
-static void reader_end(void)
+static void reader_end(void) RCULIST_RELEASES_RCU
 {
 	rculist_read_unlock();
 	rculist_quiescent_state();

@@ -534,14 +534,14 @@ Test(iterators, const_head)
 
 /* ------------------------------------------------- RCU iterators */
 
-static void rcu_setup(void)
+static void rcu_setup(void) RCULIST_ACQUIRES_RCU
 {
 	setup();
 	rculist_register_thread();
 	rculist_read_lock();
 }
 
-static void rcu_teardown(void)
+static void rcu_teardown(void) RCULIST_RELEASES_RCU
 {
 	rculist_read_unlock();
 	rculist_unregister_thread();
@@ -549,6 +549,7 @@ static void rcu_teardown(void)
 
 TestSuite(iterators_rcu, .timeout = 10, .init = rcu_setup, .fini = rcu_teardown);
 
+TEST_REQUIRES_RCU(iterators_rcu, for_each_rcu);
 Test(iterators_rcu, for_each_rcu)
 {
 	struct cds_list_head *pos;
@@ -569,6 +570,7 @@ Test(iterators_rcu, for_each_rcu)
 	cr_assert_eq(pos, L('c'));
 }
 
+TEST_REQUIRES_RCU(iterators_rcu, for_each_entry_rcu);
 Test(iterators_rcu, for_each_entry_rcu)
 {
 	struct item *pos;
@@ -589,6 +591,7 @@ Test(iterators_rcu, for_each_entry_rcu)
 	cr_assert_eq(pos, IT('c'));
 }
 
+TEST_REQUIRES_RCU(iterators_rcu, for_each_entry_reverse_rcu);
 Test(iterators_rcu, for_each_entry_reverse_rcu)
 {
 	struct item *pos;
@@ -604,6 +607,7 @@ Test(iterators_rcu, for_each_entry_reverse_rcu)
 	cr_assert_eq(pos, IT('b'));
 }
 
+TEST_REQUIRES_RCU(iterators_rcu, for_each_entry_continue_rcu);
 Test(iterators_rcu, for_each_entry_continue_rcu)
 {
 	struct item *pos = IT('b');
@@ -614,6 +618,7 @@ Test(iterators_rcu, for_each_entry_continue_rcu)
 	cr_assert_eq(&pos->link, &h);
 }
 
+TEST_REQUIRES_RCU(iterators_rcu, for_each_entry_from_rcu);
 Test(iterators_rcu, for_each_entry_from_rcu)
 {
 	struct item *pos;
@@ -627,6 +632,7 @@ Test(iterators_rcu, for_each_entry_from_rcu)
 	cr_assert_eq(&pos->link, &h);
 }
 
+TEST_REQUIRES_RCU(iterators_rcu, empty_list);
 Test(iterators_rcu, empty_list)
 {
 	struct cds_list_head *p;
@@ -643,6 +649,7 @@ Test(iterators_rcu, empty_list)
 	cr_assert_eq(&pos->link, &h);
 }
 
+TEST_REQUIRES_RCU(iterators_rcu, nest_in_themselves);
 Test(iterators_rcu, nest_in_themselves)
 {
 	struct cds_list_head *p1, *p2;
@@ -664,6 +671,7 @@ Test(iterators_rcu, nest_in_themselves)
 	cr_assert_eq(pairs, 3 * 6);
 }
 
+TEST_REQUIRES_RCU(iterators_rcu, const_head);
 Test(iterators_rcu, const_head)
 {
 	const struct cds_list_head *ch = &h;

@@ -409,7 +409,8 @@ static void linger(void)
 }
 
 /* Look @key up; on a hit, *@gen is the element's gen seen before its key. */
-static struct telem *lookup(int key, unsigned int *gen, struct reader_stats *st)
+static struct telem *lookup(int key, unsigned int *gen,
+			    struct reader_stats *st) RCULIST_REQUIRES_RCU
 {
 	unsigned int b = bucket_of(key);
 	struct cds_hlist_nulls_node *pos;

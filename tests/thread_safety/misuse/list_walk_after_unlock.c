@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* An _rcu walk after the section has ended. */
+/* expect: calling function '[a-z_]*' requires holding RCU read-side section 'rculist_rcu' */
+#include "misuse.h"
+
+int sum(void)
+{
+	struct item *pos;
+	int s = 0;
+
+	rculist_read_lock();
+	rculist_read_unlock();
+	cds_list_for_each_entry_reverse_rcu(pos, &list, link) /* MISUSE */
+		s += pos->key;
+	return s;
+}
