@@ -19,6 +19,9 @@
  * records the counters (rculist_reclaim_get_stats()) and the process's
  * RSS during the stall, releases the reader, lets the updaters go on,
  * stops everything, runs rculist_rcu_barrier() and records them again.
+ * The peak is the run's own (reset through the internal
+ * rculist__reclaim_get_stats() as the run starts); a process may run it
+ * again.
  */
 #ifndef RCULIST_TESTS_LIMIT_RUN_H
 #define RCULIST_TESTS_LIMIT_RUN_H
@@ -80,7 +83,7 @@ static struct {
 	long bad_key;
 	int stalled_ok, stalled_timeout;
 	long stalled_key;
-} lr = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} lr;
 
 static long lr_rss_kb(void)
 {
@@ -285,15 +288,19 @@ static int lr_run(unsigned long limit, double stall_s, double after_s,
 	struct lr_elem *e, *tmp;
 	unsigned long at_release;
 	double end;
+	struct rculist__reclaim_stats internal;
 	long rss;
 	int i;
 
 	memset(res, 0, sizeof(*res));
+	memset(&lr, 0, sizeof(lr));
+	pthread_mutex_init(&lr.lock, NULL);
 	lr.stall_s = stall_s;
 	CDS_INIT_LIST_HEAD(&lr.head);
 	for (i = 0; i < LR_LEN; i++)
 		cds_list_add_tail(&lr_new()->h.link, &lr.head);
 	rculist_rcu_barrier();
+	rculist__reclaim_get_stats(&internal, 1); /* the peak, from now */
 	rculist_reclaim_get_stats(&res->before);
 	res->rss_before_kb = res->rss_peak_kb = lr_rss_kb();
 	rculist_reclaim_set_limit(limit);

@@ -5,6 +5,8 @@
 #
 #   make torture [DURATION=10]   every flavour, DURATION seconds each
 #   make check-torture           the short run `make check` does (3 s each)
+#   make check-torture-stall-full torture --stall: a reader stalled 15 s, limit
+#                                100000, every flavour (~70 s; make check-full)
 #   make asan                    ASan+UBSan build in build/asan-$(CC): unit suites
 #                                and a short torture
 #   make valgrind                memcheck over the unit suites and a short
@@ -23,6 +25,9 @@ TORTURE_DEFS ?=
 TORTURE_ENV ?=
 
 CHECKS += check-torture
+CHECKS_FULL += check-torture-stall-full
+STALL_SECONDS ?= 15
+STALL_LIMIT ?= 100000
 
 $(TORTURE_OBJ): tests/torture/torture.c | $(B)/.deps
 	$(call quiet,CC,$@)
@@ -36,12 +41,18 @@ $(B)/torture/%/torture: $(TORTURE_OBJ) $(LIBDIR_B)/librculist-%.so.$(VERSION)
 		-Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* -lpthread
 
 .PHONY: torture check-torture torture-run asan asan-selftest \
-	valgrind valgrind-selftest tsan
+	valgrind valgrind-selftest tsan check-torture-stall-full
 torture: ## Torture every flavour for DURATION seconds each (default 10)
 	$(Q)$(MAKE) --no-print-directory torture-run TORTURE_SECONDS=$(DURATION)
 
 check-torture: ## The short torture run of make check (3 s per flavour)
 	$(Q)$(MAKE) --no-print-directory torture-run TORTURE_SECONDS=$(TORTURE_SHORT)
+
+check-torture-stall-full: $(TORTURE_BINS) ## torture --stall: a reader stuck 15 s, 2 updaters, limit 100000 (~70 s)
+	$(Q)for f in $(FLAVORS); do \
+		echo "== torture --stall, flavour $$f, $(STALL_SECONDS) s, limit $(STALL_LIMIT)"; \
+		$(call torture_bin,$$f) --stall $(STALL_SECONDS) $(STALL_LIMIT) || exit 1; \
+	done
 
 TORTURE_SECONDS ?= $(TORTURE_SHORT)
 torture-run: $(TORTURE_BINS)
