@@ -161,17 +161,26 @@ static pid_t fork_pid;
 /* The library is built with -ftls-model=initial-exec: one mov. */
 static __thread struct state *self;
 
-/* rculist_reclaim_get_stats(), the limit; see the top of the file. */
-static long pub_pending;	    /* published queued, less completed */
-static unsigned long completed;	    /* blocks freed and callbacks run */
+/*
+ * rculist_reclaim_get_stats(), the limit; see the top of the file.  The
+ * two counters every batch writes on a cache line of their own, away
+ * from those read at each publish and rarely written.
+ */
+static struct {
+	long pub_pending;	  /* published queued, less completed */
+	unsigned long completed;  /* blocks freed and callbacks run */
+} hot __attribute__((aligned(64)));
+static struct {
+	unsigned long limit;	 /* 0: none */
+	unsigned long peak;	 /* most pending seen */
+	unsigned long trim_mark; /* backlog since the last malloc_trim() */
+	char pad[64 - 3 * sizeof(unsigned long)];
+} cold __attribute__((aligned(64)));
 static unsigned long orphan_queued; /* blocks queued with no state */
-static unsigned long peak;	    /* most pending seen */
 static unsigned long throttled;	    /* waits for the limit */
 static unsigned long gps;	    /* grace periods seen to end */
-static unsigned long limit;	    /* 0: none */
-/* Backlog since the last malloc_trim(): see maybe_trim(). */
-static unsigned long trim_mark;
-#define TRIM_MIN 16384UL
+/* maybe_trim(): a backlog this large (blocks) is trimmed once drained. */
+#define TRIM_MIN 65536UL
 
 /* The calling thread runs callbacks or frees blocks: never throttled. */
 static __thread int reclaiming;
@@ -196,7 +205,7 @@ static void raise_to(unsigned long *p, unsigned long v)
 
 static unsigned long pending_pub(void)
 {
-	long v = __atomic_load_n(&pub_pending, __ATOMIC_RELAXED);
+	long v = __atomic_load_n(&hot.pub_pending, __ATOMIC_RELAXED);
 
 	return v > 0 ? (unsigned long)v : 0;
 }
@@ -204,11 +213,11 @@ static unsigned long pending_pub(void)
 /* Add @d blocks to pub_pending (the peak and the trim mark follow). */
 static void publish_n(unsigned long d)
 {
-	long v = __atomic_add_fetch(&pub_pending, (long)d, __ATOMIC_RELAXED);
+	long v = __atomic_add_fetch(&hot.pub_pending, (long)d, __ATOMIC_RELAXED);
 
 	if (v > 0) {
-		raise_to(&peak, (unsigned long)v);
-		raise_to(&trim_mark, (unsigned long)v);
+		raise_to(&cold.peak, (unsigned long)v);
+		raise_to(&cold.trim_mark, (unsigned long)v);
 	}
 }
 
@@ -228,8 +237,8 @@ static void completed_add(unsigned long n)
 {
 	if (!n)
 		return;
-	__atomic_add_fetch(&completed, n, __ATOMIC_RELEASE);
-	__atomic_sub_fetch(&pub_pending, (long)n, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&hot.completed, n, __ATOMIC_RELEASE);
+	__atomic_sub_fetch(&hot.pub_pending, (long)n, __ATOMIC_RELAXED);
 }
 
 /*
@@ -241,10 +250,10 @@ static void completed_add(unsigned long n)
  */
 static void maybe_trim(void)
 {
-	unsigned long mark = __atomic_load_n(&trim_mark, __ATOMIC_RELAXED);
+	unsigned long mark = __atomic_load_n(&cold.trim_mark, __ATOMIC_RELAXED);
 
 	if (mark < TRIM_MIN || pending_pub() > mark / 8 ||
-	    !__atomic_compare_exchange_n(&trim_mark, &mark, 0, 0,
+	    !__atomic_compare_exchange_n(&cold.trim_mark, &mark, 0, 0,
 					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		return;
 	malloc_trim(0);
@@ -550,11 +559,14 @@ static void exit_key_create(void)
 
 static struct state *state_new(void)
 {
-	struct state *s = calloc(1, sizeof(*s));
+	void *p;
+	struct state *s;
 	int i;
 
-	if (!s)
+	/* Its own cache lines: calloc() would align it to 16 bytes only. */
+	if (posix_memalign(&p, 64, sizeof(*s)))
 		return NULL;
+	s = memset(p, 0, sizeof(*s));
 	pthread_mutex_init(&s->sweep_lock, NULL);
 	for (i = 0; i <= SLOTS; i++)
 		s->slot[i].state = s;
@@ -619,7 +631,7 @@ static void orphan(struct pending *p, uintptr_t kind)
  */
 static void throttle(struct state *s)
 {
-	unsigned long lim = __atomic_load_n(&limit, __ATOMIC_RELAXED);
+	unsigned long lim = __atomic_load_n(&cold.limit, __ATOMIC_RELAXED);
 	unsigned long before;
 
 	if (!lim || pending_pub() < lim || reclaiming ||
@@ -630,13 +642,13 @@ static void throttle(struct state *s)
 		hand_off(s); /* frees our DONE batches, sends the open one */
 		if (pending_pub() < lim)
 			break;
-		before = __atomic_load_n(&completed, __ATOMIC_RELAXED);
+		before = __atomic_load_n(&hot.completed, __ATOMIC_RELAXED);
 		rculist_synchronize_rcu();
 		hand_off(s);
 		if (pending_pub() < lim)
 			break;
 		/* Callbacks run in call_rcu's thread: give it time. */
-		if (__atomic_load_n(&completed, __ATOMIC_RELAXED) == before)
+		if (__atomic_load_n(&hot.completed, __ATOMIC_RELAXED) == before)
 			usleep(1000);
 	}
 }
@@ -746,7 +758,7 @@ static unsigned long pending_exact(unsigned long *done)
 {
 	unsigned long q = queued_total();
 
-	*done = __atomic_load_n(&completed, __ATOMIC_ACQUIRE);
+	*done = __atomic_load_n(&hot.completed, __ATOMIC_ACQUIRE);
 	return q > *done ? q - *done : 0;
 }
 
@@ -803,12 +815,12 @@ void rculist_reclaim_get_stats(struct rculist_reclaim_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	st->pending = pending_exact(&done);
-	raise_to(&peak, st->pending);
-	st->peak = __atomic_load_n(&peak, __ATOMIC_RELAXED);
+	raise_to(&cold.peak, st->pending);
+	st->peak = __atomic_load_n(&cold.peak, __ATOMIC_RELAXED);
 	st->freed = done;
 	st->throttled = __atomic_load_n(&throttled, __ATOMIC_RELAXED);
 	st->grace_periods = __atomic_load_n(&gps, __ATOMIC_RELAXED);
-	st->limit = __atomic_load_n(&limit, __ATOMIC_RELAXED);
+	st->limit = __atomic_load_n(&cold.limit, __ATOMIC_RELAXED);
 	oldest = st->pending ? oldest_since(0) : 0;
 	now = now_ns();
 	st->oldest_ms = oldest && now > oldest ? (now - oldest) / 1000000u : 0;
@@ -816,7 +828,7 @@ void rculist_reclaim_get_stats(struct rculist_reclaim_stats *st)
 
 void rculist_reclaim_set_limit(unsigned long blocks)
 {
-	__atomic_store_n(&limit, blocks, __ATOMIC_RELAXED);
+	__atomic_store_n(&cold.limit, blocks, __ATOMIC_RELAXED);
 }
 
 void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_peak)
@@ -828,11 +840,11 @@ void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_pea
 	st->handed = pending_pub();
 	st->waiting = pending_exact(&done);
 	st->freed = done;
-	raise_to(&peak, st->waiting);
+	raise_to(&cold.peak, st->waiting);
 	st->handed_peak =
-		reset_peak ? __atomic_exchange_n(&peak, st->waiting,
+		reset_peak ? __atomic_exchange_n(&cold.peak, st->waiting,
 						 __ATOMIC_RELAXED) :
-			     __atomic_load_n(&peak, __ATOMIC_RELAXED);
+			     __atomic_load_n(&cold.peak, __ATOMIC_RELAXED);
 }
 
 /*

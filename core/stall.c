@@ -230,10 +230,18 @@ static struct timespec check_batches(const struct timespec *now)
 
 	if (!rculist__reclaim_oldest_wait(&since))
 		return ms_after(now, timeout_ms);
+	/*
+	 * Another batch is the oldest now (the last one's grace period
+	 * ended): its first report comes at the next whole timeout of its
+	 * wait, not at once.  Batches queued together wait for one grace
+	 * period, which may have only begun: a report now would name the
+	 * readers of the new one.
+	 */
 	if (since.tv_sec != batch_wait.start.tv_sec ||
 	    since.tv_nsec != batch_wait.start.tv_nsec) {
 		batch_wait.start = since;
-		batch_wait.reports = 0;
+		batch_wait.reports =
+			(unsigned long)ms_between(&since, now) / timeout_ms;
 	}
 	return check_wait(&batch_wait, now, 1);
 }
