@@ -387,7 +387,8 @@ static void slot_done(struct rcu_head *head)
 	/* Until DONE the slot's blocks are this callback's. */
 	if (sl->has_calls &&
 	    __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE) == SLOT_QUEUED) {
-		sl->blocks = run_calls(sl->blocks, &ran);
+		__atomic_store_n(&sl->blocks, run_calls(sl->blocks, &ran),
+				 __ATOMIC_RELAXED);
 		sl->n -= ran;
 		sl->has_calls = 0;
 	}
@@ -460,7 +461,7 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 		send = 1;
 	}
 	if (send) {
-		sl->blocks = list;
+		__atomic_store_n(&sl->blocks, list, __ATOMIC_RELAXED);
 		sl->has_calls = 0; /* the sweep slot's callback frees and runs all */
 		__atomic_store_n(&sl->since, now_ns(), __ATOMIC_RELAXED);
 		__atomic_store_n(&sl->st, SLOT_ORPHAN, __ATOMIC_RELEASE);
@@ -515,7 +516,7 @@ static void hand_off(struct state *s)
 			__atomic_store_n(&use->st, SLOT_FREE, __ATOMIC_RELEASE);
 		goto out;
 	}
-	use->blocks = list;
+	__atomic_store_n(&use->blocks, list, __ATOMIC_RELAXED);
 	use->n = n;
 	use->has_calls = calls != 0;
 	__atomic_store_n(&use->since, now_ns(), __ATOMIC_RELAXED);
@@ -780,9 +781,8 @@ static uint64_t oldest_since(int in_flight)
 			st = __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE);
 			if (in_flight ? st != SLOT_QUEUED && st != SLOT_ORPHAN :
 					st == SLOT_FREE || st == SLOT_FILLING ||
-						(st == SLOT_ORPHAN &&
-						 !__atomic_load_n(&sl->blocks,
-								  __ATOMIC_RELAXED)))
+						!__atomic_load_n(&sl->blocks,
+								 __ATOMIC_RELAXED))
 				continue;
 			t = __atomic_load_n(&sl->since, __ATOMIC_RELAXED);
 			if (t && (!best || t < best))
