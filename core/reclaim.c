@@ -149,7 +149,8 @@ struct state {
 	pthread_mutex_t sweep_lock;
 	struct state *next;	     /* registry: never unlinked */
 	struct slot slot[SLOTS + 1]; /* the last one is the sweeper's */
-} __attribute__((aligned(64))); /* no line shared with another owner's */
+	/* Aligned: no cache line shared with another owner's state. */
+} __attribute__((aligned(64)));
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct state *states;	/* registry_lock; nodes never change next */
@@ -167,8 +168,8 @@ static __thread struct state *self;
  * from those read at each publish and rarely written.
  */
 static struct {
-	long pub_pending;	  /* published queued, less completed */
-	unsigned long completed;  /* blocks freed and callbacks run */
+	long pub_pending;	 /* published queued, less completed */
+	unsigned long completed; /* blocks freed and callbacks run */
 } hot __attribute__((aligned(64)));
 static struct {
 	unsigned long limit;	 /* 0: none */
@@ -197,9 +198,9 @@ static void raise_to(unsigned long *p, unsigned long v)
 {
 	unsigned long cur = __atomic_load_n(p, __ATOMIC_RELAXED);
 
-	while (v > cur && !__atomic_compare_exchange_n(p, &cur, v, 1,
-						       __ATOMIC_RELAXED,
-						       __ATOMIC_RELAXED))
+	while (v > cur &&
+	       !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED))
 		;
 }
 
@@ -462,7 +463,8 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 	}
 	if (send) {
 		__atomic_store_n(&sl->blocks, list, __ATOMIC_RELAXED);
-		sl->has_calls = 0; /* the sweep slot's callback frees and runs all */
+		/* The sweep slot's callback frees and runs them all. */
+		sl->has_calls = 0;
 		__atomic_store_n(&sl->since, now_ns(), __ATOMIC_RELAXED);
 		__atomic_store_n(&sl->st, SLOT_ORPHAN, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST);
@@ -779,10 +781,11 @@ static uint64_t oldest_since(int in_flight)
 	for (s = __atomic_load_n(&states, __ATOMIC_ACQUIRE); s; s = s->next) {
 		for (sl = s->slot; sl <= s->slot + SLOTS; sl++) {
 			st = __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE);
-			if (in_flight ? st != SLOT_QUEUED && st != SLOT_ORPHAN :
-					st == SLOT_FREE || st == SLOT_FILLING ||
-						!__atomic_load_n(&sl->blocks,
-								 __ATOMIC_RELAXED))
+			if (in_flight && st != SLOT_QUEUED && st != SLOT_ORPHAN)
+				continue;
+			if (!in_flight &&
+			    (st == SLOT_FREE || st == SLOT_FILLING ||
+			     !__atomic_load_n(&sl->blocks, __ATOMIC_RELAXED)))
 				continue;
 			t = __atomic_load_n(&sl->since, __ATOMIC_RELAXED);
 			if (t && (!best || t < best))
@@ -841,10 +844,10 @@ void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_pea
 	st->waiting = pending_exact(&done);
 	st->freed = done;
 	raise_to(&cold.peak, st->waiting);
-	st->handed_peak =
-		reset_peak ? __atomic_exchange_n(&cold.peak, st->waiting,
-						 __ATOMIC_RELAXED) :
-			     __atomic_load_n(&cold.peak, __ATOMIC_RELAXED);
+	st->handed_peak = reset_peak ?
+				  __atomic_exchange_n(&cold.peak, st->waiting,
+						      __ATOMIC_RELAXED) :
+				  __atomic_load_n(&cold.peak, __ATOMIC_RELAXED);
 }
 
 /*

@@ -167,11 +167,11 @@ static void report(long waited, int batches)
 	struct stall_reader *r;
 	int named = 0;
 
-	n = (size_t)snprintf(line, cap,
-			     "rculist: %s grace period stalled for %ld ms%s",
-			     rculist_flavor_name(), waited,
-			     batches ? " (batches of rculist_free_rcu()/rculist_call_rcu() wait for it)" :
-				       "");
+	n = (size_t)snprintf(
+		line, cap, "rculist: %s grace period stalled for %ld ms%s",
+		rculist_flavor_name(), waited,
+		batches ? " (batches of rculist_free_rcu()/rculist_call_rcu() wait for it)" :
+			  "");
 	cds_list_for_each_entry(r, &readers, link) {
 		if (n >= cap || !rculist__flavor_reader_blocking(r->state))
 			continue;
@@ -215,8 +215,7 @@ static struct timespec check_wait(struct rculist__stall_wait *w,
 	if (before(now, &d))
 		return d;
 	late = ms_after(&d, timeout_ms);
-	if (rculist__flavor_has_registry() && !any_blocker() &&
-	    before(now, &late))
+	if (rculist__flavor_has_registry() && !any_blocker() && before(now, &late))
 		return ms_after(now, 10);
 	report(ms_between(&w->start, now), batches);
 	w->reports++;

@@ -67,7 +67,7 @@ struct lr_result {
 	int stalled_timeout; /* it was never released */
 	long stalled_key;
 	int stalled_key_gone; /* its element left the list */
-	int shape_ok;	      /* the final list: LR_LEN live elements, both ways */
+	int shape_ok; /* the final list: LR_LEN live elements, both ways */
 	struct rculist_reclaim_stats before, during, after;
 	long rss_before_kb, rss_peak_kb, rss_after_kb;
 };
@@ -162,9 +162,8 @@ static void *lr_checker(void *arg)
 		n = 0;
 		cds_list_for_each_entry_rcu(e, &lr.head, h.link) {
 			key = __atomic_load_n(&e->h.key, __ATOMIC_RELAXED);
-			if (!lr_ok(e, key) ||
-			    (n == (long)(pick % LR_LEN) &&
-			     (sched_yield(), !lr_ok(e, key)))) {
+			if (!lr_ok(e, key) || (n == (long)(pick % LR_LEN) &&
+					       (sched_yield(), !lr_ok(e, key)))) {
 				if (!bad++) {
 					lr.bad_key = key;
 					lr.bad_magic = e->h.magic;
@@ -386,7 +385,8 @@ static int lr_verdict(const struct lr_result *r, unsigned long limit,
 	else if (!r->walks)
 		snprintf(why, len, "the checking readers never walked");
 	else if (!r->shape_ok)
-		snprintf(why, len, "the final list is not %d live elements, linked both ways",
+		snprintf(why, len,
+			 "the final list is not %d live elements, linked both ways",
 			 LR_LEN);
 	else if (r->stalled_timeout || !r->stalled_ok || !r->stalled_key_gone)
 		snprintf(why, len,

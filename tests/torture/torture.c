@@ -1058,7 +1058,8 @@ static int stall_mode(int argc, char **argv)
 	       r.during.throttled - r.before.throttled,
 	       r.rss_peak_kb - r.rss_before_kb, r.rss_after_kb - r.rss_before_kb,
 	       r.during.oldest_ms, r.retired, r.after_release, r.walks);
-	printf(bad ? "  FAIL %s\n" : "  ok   bounded, every element freed once, none early\n",
+	printf(bad ? "  FAIL %s\n" :
+		     "  ok   bounded, every element freed once, none early\n",
 	       why);
 	return bad ? 1 : 0;
 }

@@ -161,8 +161,8 @@ Test(reclaim_limit, limit_bounds_memory_under_a_stalled_reader)
 	cr_log_info("peak %lu, throttled %lu, RSS +%ld KiB, %lu retired "
 		    "(%lu after), %lu walks",
 		    r.during.peak, r.during.throttled - r.before.throttled,
-		    r.rss_peak_kb - r.rss_before_kb, r.retired,
-		    r.after_release, r.walks);
+		    r.rss_peak_kb - r.rss_before_kb, r.retired, r.after_release,
+		    r.walks);
 	cr_assert_not(lr_verdict(&r, SHORT_LIMIT, 32 * 1024, why, sizeof(why)),
 		      "%s", why);
 	cr_assert_geq(r.during.pending, SHORT_LIMIT - LR_SLACK,
@@ -291,8 +291,7 @@ Test(reclaim_limit, fork_while_a_thread_waits_for_the_limit)
 	if (!pid)
 		_exit(stats().limit == 64 ? 0 : 3);
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
-	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "child %#x",
-		  status);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "child %#x", status);
 	cr_assert_eq(pthread_join(rel, NULL), 0);
 	cr_assert_eq(pthread_join(t, NULL), 0);
 	cr_assert(wait_flag(&outside_done, 20000));
@@ -346,10 +345,13 @@ Test(reclaim_limit, stall_detector_names_the_reader_with_only_frees)
 	cr_assert(strncmp(out, expect, strlen(expect)) == 0,
 		  "no report in 10 s: \"%s\"", out);
 	cr_assert_geq(atol(out + strlen(expect)), 100, "%s", out);
-	cr_assert_not_null(strstr(out, "(batches of rculist_free_rcu()/rculist_call_rcu() wait for it)"),
-			   "%s", out);
+	cr_assert_not_null(
+		strstr(out,
+		       "(batches of rculist_free_rcu()/rculist_call_rcu() wait for it)"),
+		"%s", out);
 	if (strcmp(rculist_flavor_name(), "bp"))
-		snprintf(expect, sizeof(expect), "blocked by tid %ld ", stuck.tid);
+		snprintf(expect, sizeof(expect), "blocked by tid %ld ",
+			 stuck.tid);
 	else
 		snprintf(expect, sizeof(expect),
 			 "blocked by a thread inside a read-side critical section (bp keeps no registry the detector can read: it cannot name the thread)");
