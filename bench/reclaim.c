@@ -231,7 +231,7 @@ static void stall_run(unsigned long limit, double seconds)
 	char why[256];
 	double growth;
 
-	if (lr_run(limit, seconds, 0.5, &r)) {
+	if (lr_run(limit, seconds, 0, 0.5, &r)) {
 		perror("pthread_create");
 		exit(1);
 	}

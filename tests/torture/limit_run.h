@@ -276,12 +276,13 @@ static int lr_shape_ok(void)
 }
 
 /*
- * The run: @limit (0: none), the reader stalled @stall_s seconds, the
- * updaters going on @after_s seconds once it left.  Returns 0, or -1 if
- * a thread could not be created.
+ * The run: @limit (0: none), the reader stalled @stall_s seconds, and
+ * on until @want blocks are pending (60 s more at most: a loaded machine
+ * may be slow to queue them), the updaters going on @after_s seconds
+ * once it left.  Returns 0, or -1 if a thread could not be created.
  */
-static int lr_run(unsigned long limit, double stall_s, double after_s,
-		  struct lr_result *res)
+static int lr_run(unsigned long limit, double stall_s, unsigned long want,
+		  double after_s, struct lr_result *res)
 {
 	pthread_t chk[LR_CHECKERS], upd[LR_UPDATERS], stalled;
 	struct lr_elem *e, *tmp;
@@ -317,13 +318,17 @@ static int lr_run(unsigned long limit, double stall_s, double after_s,
 				   (void *)(uintptr_t)i))
 			return -1;
 
-	for (end = lr_now() + stall_s; lr_now() < end;) {
+	for (end = lr_now() + stall_s;;) {
 		lr_sleep_ms(10);
 		rss = lr_rss_kb();
 		if (rss > res->rss_peak_kb)
 			res->rss_peak_kb = rss;
+		if (lr_now() < end)
+			continue;
+		rculist_reclaim_get_stats(&res->during);
+		if (res->during.pending >= want || lr_now() > end + 60)
+			break;
 	}
-	rculist_reclaim_get_stats(&res->during);
 	at_release = lr_retired();
 	__atomic_store_n(&lr.release, 1, __ATOMIC_RELEASE);
 	pthread_join(stalled, NULL);

@@ -1045,7 +1045,7 @@ static int stall_mode(int argc, char **argv)
 	char why[256];
 	int bad;
 
-	if (lr_run(limit, seconds, 1.0, &r)) {
+	if (lr_run(limit, seconds, 0, 1.0, &r)) {
 		perror("torture: pthread_create");
 		return 2;
 	}

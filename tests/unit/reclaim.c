@@ -502,7 +502,7 @@ Test(reclaim, concurrent_updaters_free_while_readers_check, .timeout = 60)
 	struct lr_result r;
 	char why[256];
 
-	cr_assert_eq(lr_run(0, 0.0, 1.0, &r), 0);
+	cr_assert_eq(lr_run(0, 0.0, 0, 1.0, &r), 0);
 	cr_log_info("%lu retired, %lu walks", r.retired, r.walks);
 	cr_assert_not(lr_verdict(&r, 0, 0, why, sizeof(why)), "%s", why);
 	cr_assert_gt(r.retired, 1000);

@@ -157,7 +157,8 @@ Test(reclaim_limit, limit_bounds_memory_under_a_stalled_reader)
 	struct lr_result r;
 	char why[256];
 
-	cr_assert_eq(lr_run(SHORT_LIMIT, 1.0, 0.3, &r), 0);
+	cr_assert_eq(lr_run(SHORT_LIMIT, 1.0, SHORT_LIMIT - LR_SLACK, 0.3, &r),
+		     0);
 	cr_log_info("peak %lu, throttled %lu, RSS +%ld KiB, %lu retired "
 		    "(%lu after), %lu walks",
 		    r.during.peak, r.during.throttled - r.before.throttled,
@@ -179,7 +180,7 @@ Test(reclaim_limit, without_a_limit_the_same_run_passes_it)
 	struct lr_result r;
 	char why[256];
 
-	cr_assert_eq(lr_run(0, 0.5, 0.1, &r), 0);
+	cr_assert_eq(lr_run(0, 0.5, 2 * SHORT_LIMIT + 1, 0.1, &r), 0);
 	cr_assert_gt(r.during.pending, 2 * SHORT_LIMIT, "pending %lu",
 		     r.during.pending);
 	cr_assert(lr_verdict(&r, SHORT_LIMIT, 0, why, sizeof(why)));
@@ -217,6 +218,16 @@ static void *free_outside(void *arg)
 	return NULL;
 }
 
+/* Within @ms, until throttled reaches @n; whether it did. */
+static int wait_throttled(unsigned long n, long ms)
+{
+	long i;
+
+	for (i = 0; i < ms && stats().throttled < n; i++)
+		lr_sleep_ms(1);
+	return stats().throttled >= n;
+}
+
 static int wait_flag(int *flag, long ms)
 {
 	long i;
@@ -243,6 +254,8 @@ Test(reclaim_limit, inside_a_section_never_waits_outside_waits)
 	cr_assert_eq(s1.throttled, s0.throttled);
 
 	cr_assert_eq(pthread_create(&out, NULL, free_outside, NULL), 0);
+	cr_assert(wait_throttled(s1.throttled + 1, 20000),
+		  "a caller outside any section was never throttled");
 	lr_sleep_ms(300);
 	cr_assert_not(__atomic_load_n(&outside_done, __ATOMIC_ACQUIRE),
 		      "a caller outside any section did not wait for the limit");
@@ -282,8 +295,7 @@ Test(reclaim_limit, fork_while_a_thread_waits_for_the_limit)
 	rculist_reclaim_set_limit(64);
 	t = stick();
 	cr_assert_eq(pthread_create(&out, NULL, free_outside, NULL), 0);
-	while (stats().throttled == 0)
-		lr_sleep_ms(1);
+	cr_assert(wait_throttled(1, 20000), "never throttled");
 	lr_sleep_ms(50); /* into its grace period */
 	cr_assert_eq(pthread_create(&rel, NULL, release_later, NULL), 0);
 	pid = fork();
