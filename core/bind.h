@@ -285,11 +285,15 @@ void rculist__flavor_call_rcu(struct rcu_head *head,
 /*
  * Whether the calling thread may wait for a grace period: outside any
  * read-side critical section (qsbr: offline or unregistered, a registered
- * online thread being inside one between its quiescent states).
+ * online thread being inside one between its quiescent states), and not
+ * a call_rcu thread of liburcu's (a callback queued with liburcu's own
+ * call_rcu() that frees through rculist: the grace periods it would wait
+ * for end only when its thread runs callbacks again).
  */
 int rculist__flavor_may_block(void)
 {
-	return !RCULIST__URCU(read_ongoing)();
+	return !RCULIST__URCU(read_ongoing)() &&
+	       !RCULIST__URCU(get_thread_call_rcu_data)();
 }
 
 /*
