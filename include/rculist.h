@@ -4,6 +4,9 @@
  *
  *   struct cds_list_head                circular doubly linked lists
  *   struct cds_hlist_head/_node         linear lists, one-pointer heads
+ *   struct cds_hlist_nulls_head/_node   linear lists ending in a marker
+ *   struct cds_hlist_bl_head/_node      linear lists whose head is a bit lock
+ *   cds_list_sort()                     a stable merge sort (a library call)
  *
  * Plain operations (the caller owns the list) and _rcu operations (RCU
  * readers may walk the list concurrently), the names and arguments of
@@ -46,6 +49,8 @@
 #include "rculist/hlist.h"
 #include "rculist/hlist_rcu.h"
 #include "rculist/nulls.h"
+#include "rculist/hlist_bl.h"
+#include "rculist/list_sort.h"
 #include "rculist/debug_api.h"
 
 #endif /* liburcu's list headers not included first */

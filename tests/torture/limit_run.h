@@ -61,6 +61,7 @@ struct lr_result {
 	unsigned long callbacks;     /* callbacks run */
 	unsigned long after_release; /* retired after the reader left */
 	unsigned long walks, bad;    /* checking readers */
+	int checkers_walking;	     /* had walked before the updates began */
 	long bad_key;
 	unsigned long bad_magic;
 	int stalled_ok;	     /* the stalled reader's element was intact */
@@ -77,6 +78,7 @@ static struct {
 	pthread_mutex_t lock;
 	long next_key;
 	int stop, stop_checkers, release, held;
+	int walking; /* checking readers that have made a walk */
 	double stall_s;
 	unsigned long retired[LR_UPDATERS], called[LR_UPDATERS];
 	unsigned long callbacks, walks, bad, bad_magic;
@@ -177,7 +179,8 @@ static void *lr_checker(void *arg)
 		}
 		rculist_read_unlock();
 		rculist_quiescent_state();
-		walks++;
+		if (!walks++)
+			__atomic_add_fetch(&lr.walking, 1, __ATOMIC_RELEASE);
 		pick = pick * 6364136223846793005UL + 1;
 	}
 	rculist_unregister_thread();
@@ -313,6 +316,15 @@ static int lr_run(unsigned long limit, double stall_s, unsigned long want,
 		return -1;
 	while (!__atomic_load_n(&lr.held, __ATOMIC_ACQUIRE))
 		lr_sleep_ms(1);
+	/*
+	 * The updaters begin once every checking reader has walked (20 s at
+	 * most): on a loaded machine flat-out updaters can leave them no turn.
+	 */
+	for (end = lr_now() + 20;
+	     __atomic_load_n(&lr.walking, __ATOMIC_ACQUIRE) < LR_CHECKERS &&
+	     lr_now() < end;)
+		lr_sleep_ms(1);
+	res->checkers_walking = __atomic_load_n(&lr.walking, __ATOMIC_ACQUIRE);
 	for (i = 0; i < LR_UPDATERS; i++)
 		if (pthread_create(&upd[i], NULL, lr_updater,
 				   (void *)(uintptr_t)i))
@@ -387,8 +399,10 @@ static int lr_verdict(const struct lr_result *r, unsigned long limit,
 		snprintf(why, len,
 			 "%lu of %lu walks reached a freed element (key %ld, magic %#lx)",
 			 r->bad, r->walks, r->bad_key, r->bad_magic);
-	else if (!r->walks)
-		snprintf(why, len, "the checking readers never walked");
+	else if (!r->walks || r->checkers_walking < LR_CHECKERS)
+		snprintf(why, len,
+			 "no progress: %d of %d checking readers walked in 20 s (%lu walks in all)",
+			 r->checkers_walking, LR_CHECKERS, r->walks);
 	else if (!r->shape_ok)
 		snprintf(why, len,
 			 "the final list is not %d live elements, linked both ways",
