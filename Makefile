@@ -61,7 +61,7 @@ DEPFLAGS    ?= -MMD -MP
 ALL_CPPFLAGS = -Iinclude $(URCU_CFLAGS) $(DEPFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = -std=gnu11 $(WARNINGS) $(CFLAGS)
 # Library code: position independent; liburcu's reader state reached
-# with initial-exec TLS (see README, "Performance").
+# with initial-exec TLS (see docs/performance.md).
 LIB_CFLAGS   = -fPIC -ftls-model=initial-exec $(LIB_LTO_CFLAGS)
 
 # With gcc the library objects also carry GIMPLE beside their machine code
