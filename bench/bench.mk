@@ -138,8 +138,14 @@ RECLAIM_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/reclaim)
 .PHONY: bench-reclaim check-bench-reclaim
 bench: bench-reclaim
 
-bench-reclaim: $(RECLAIM_BINS) ## Reclamation throughput: free_rcu against call_rcu, 1 and 2 updaters (~25 s)
-	$(Q)for b in $(RECLAIM_BINS); do $(BENCH_ENV) $$b || exit 1; done | tee $(BENCH_B)/reclaim.txt
+# With a reader stalled RECLAIM_STALL seconds (limit RECLAIM_LIMIT), then a
+# tenth of that with no limit: the reclaim-stall lines (RECLAIM_STALL=0: none).
+RECLAIM_STALL ?= 15
+RECLAIM_LIMIT ?= 100000
+bench-reclaim: $(RECLAIM_BINS) ## Reclamation: free_rcu against call_rcu, 1 and 2 updaters; a stalled reader with and without a limit (~100 s)
+	$(Q)for b in $(RECLAIM_BINS); do $(BENCH_ENV) $$b \
+		$(if $(filter-out 0,$(RECLAIM_STALL)),-s $(RECLAIM_STALL) -l $(RECLAIM_LIMIT)) || exit 1; \
+	done | tee $(BENCH_B)/reclaim.txt
 
 $(BENCH_B)/%/reclaim: $(BENCH_O)/reclaim.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
 	$(call quiet,LD,$@)

@@ -4,7 +4,7 @@
  * element and retire it, flat out, through rculist_free_rcu() or through
  * rculist_call_rcu() with a callback that frees it.
  *
- *   reclaim [-t SECONDS] [-r RUNS]
+ *   reclaim [-t SECONDS] [-r RUNS] [-s STALL_SECONDS [-l LIMIT]]
  *
  * Cases: {free_rcu, call_rcu} x {1, 2} updaters (no readers), each run
  * RUNS times (default 5), cases interleaved so that drift hits them
@@ -21,6 +21,20 @@
  * CPU, in cores, that other processes used during a run.  Between runs
  * rculist_rcu_barrier() frees everything, untimed.
  *
+ * With -s, then two runs of a reader stalled inside its section while 2
+ * updaters replace and retire 256-byte elements flat out
+ * (tests/torture/limit_run.h): STALL_SECONDS with rculist_reclaim_set_limit(
+ * LIMIT) (default 100000), and a tenth of that (1 s at least) with no
+ * limit, one line each:
+ *
+ *   reclaim-stall: flavor=memb limit=100000 seconds=15.0 peak=... \
+ *	rss_growth_mib=... rss_mib_per_s=... rss_after_drain_mib=... \
+ *	throttled=... updates/s=... oldest_ms=... verdict=ok
+ *
+ * rss_growth_mib is the most the process's RSS grew during the stall,
+ * rss_after_drain_mib what remains once the reader left and
+ * rculist_rcu_barrier() returned; verdict is what torture --stall checks.
+ *
  * Compiled once; the flavour is whatever library the binary links.
  */
 #include <pthread.h>
@@ -34,6 +48,7 @@
 #include <rculist.h>
 
 #include "measure.h"
+#include "../tests/torture/limit_run.h"
 
 #define MAX_UPDATERS 2
 #define MAX_RUNS     32
@@ -168,6 +183,31 @@ static void print_si(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.2fM", v / 1e6);
 }
 
+/* One stalled-reader run (see the top of the file). */
+static void stall_run(unsigned long limit, double seconds)
+{
+	struct lr_result r;
+	char why[256];
+	double growth;
+
+	if (lr_run(limit, seconds, 0, 0.5, &r)) {
+		perror("pthread_create");
+		exit(1);
+	}
+	growth = (double)(r.rss_peak_kb - r.rss_before_kb) / 1024;
+	lr_verdict(&r, limit, limit ? 64 * 1024 : 0, why, sizeof(why));
+	printf("reclaim-stall: flavor=%s limit=%lu seconds=%.1f peak=%lu "
+	       "rss_growth_mib=%.1f rss_mib_per_s=%.1f rss_after_drain_mib=%.1f "
+	       "throttled=%lu updates/s=%.2fM oldest_ms=%lu verdict=%s\n",
+	       rculist_flavor_name(), limit, seconds, r.during.peak, growth,
+	       growth / seconds,
+	       (double)(r.rss_after_kb - r.rss_before_kb) / 1024,
+	       r.during.throttled - r.before.throttled,
+	       (double)(r.retired - r.after_release) / seconds / 1e6,
+	       r.during.oldest_ms, why[0] ? why : "ok");
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	static const int nupd[] = { 1, 2 };
@@ -179,16 +219,23 @@ int main(int argc, char **argv)
 	unsigned long peak;
 	char med[32], lo[32], hi[32];
 	int runs = 5, opt, r, i, u, k;
+	double stall = 0;
+	unsigned long limit = 100000;
 
 	if (scale_env && atof(scale_env) > 0)
 		seconds *= atof(scale_env);
-	while ((opt = getopt(argc, argv, "t:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:r:s:l:")) != -1) {
 		if (opt == 't')
 			seconds = atof(optarg);
 		else if (opt == 'r')
 			runs = atoi(optarg);
+		else if (opt == 's')
+			stall = atof(optarg);
+		else if (opt == 'l')
+			limit = strtoul(optarg, NULL, 10);
 		else {
-			fprintf(stderr, "usage: %s [-t SECONDS] [-r RUNS]\n",
+			fprintf(stderr,
+				"usage: %s [-t SECONDS] [-r RUNS] [-s STALL_SECONDS [-l LIMIT]]\n",
 				argv[0]);
 			return 2;
 		}
@@ -224,6 +271,11 @@ int main(int argc, char **argv)
 			       impl_name[i], rculist_flavor_name(), nupd[u],
 			       med, lo, hi, peak, others, runs);
 		}
+	}
+	fflush(stdout);
+	if (stall > 0) {
+		stall_run(limit, stall);
+		stall_run(0, stall / 10 > 1 ? stall / 10 : 1);
 	}
 	return 0;
 }

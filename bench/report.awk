@@ -70,6 +70,10 @@ END {
 		exit
 	# bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P
 	while ((getline line < reclaim) > 0) {
+		if (line ~ /^reclaim-stall: /) {
+			stall[++nstall] = line
+			continue
+		}
 		if (line !~ /^reclaim: /)
 			continue
 		delete kv
@@ -94,6 +98,23 @@ END {
 			continue
 		printf "%-6s %11.2f %11.2f %5.2fx %11.2f %9.2fx %10d\n", f, rate[a] / 1e6, \
 			rate[b] / 1e6, rate[b] / rate[a], rate[c] / 1e6, rate[b] / rate[c], peak[b]
+	}
+	if (!nstall)
+		exit
+	print "\nA reader stalled in its section, 2 updaters retiring 256-byte elements flat out"
+	print "(bench/reclaim.c -s, docs/memory.md): with a limit, then without"
+	printf "\n%-6s %7s %7s %10s %12s %10s %10s %s\n", "flavor", "limit", "seconds", "peak", \
+		"RSS+ MiB", "MiB/s", "throttled", "verdict"
+	for (i = 1; i <= nstall; i++) {
+		delete kv
+		m = split(stall[i], w, " ")
+		for (j = 2; j <= m; j++) {
+			split(w[j], pair, "=")
+			kv[pair[1]] = pair[2]
+		}
+		printf "%-6s %7s %7s %10s %12s %10s %10s %s\n", kv["flavor"], kv["limit"], \
+			kv["seconds"], kv["peak"], kv["rss_growth_mib"], kv["rss_mib_per_s"], \
+			kv["throttled"], kv["verdict"]
 	}
 }
 # "21.68M" (bench/reclaim.c's print_si) as a number.

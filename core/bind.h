@@ -305,16 +305,35 @@ void rculist_synchronize_rcu(void)
 	RCULIST__URCU(synchronize_rcu)();
 	rculist__tsan_gp_ended();
 	rculist__gp_end(gp_ticket);
+	rculist__reclaim_note_gp();
 	if (watched)
 		rculist__stall_end(&wait);
 }
 
-/* Through core/fork.c's gate: a fork() never splits call_rcu()'s enqueue. */
-void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+/*
+ * liburcu's call_rcu(), through core/fork.c's gate: a fork() never splits
+ * its enqueue.  rculist_call_rcu() itself batches (core/reclaim.c).
+ */
+void rculist__flavor_call_rcu(struct rcu_head *head,
+			      void (*func)(struct rcu_head *head))
 {
 	rculist__call_rcu_enter();
 	RCULIST__URCU(call_rcu)(head, func);
 	rculist__call_rcu_leave();
+}
+
+/*
+ * Whether the calling thread may wait for a grace period: outside any
+ * read-side critical section (qsbr: offline or unregistered, a registered
+ * online thread being inside one between its quiescent states), and not
+ * a call_rcu thread of liburcu's (a callback queued with liburcu's own
+ * call_rcu() that frees through rculist: the grace periods it would wait
+ * for end only when its thread runs callbacks again).
+ */
+int rculist__flavor_may_block(void)
+{
+	return !RCULIST__URCU(read_ongoing)() &&
+	       !RCULIST__URCU(get_thread_call_rcu_data)();
 }
 
 /*

@@ -57,9 +57,10 @@
  * the child a queue whose last link never comes: the child's call_rcu
  * thread waits for it for ever, and so does every rcu_barrier() there
  * (1.7% of forks, while two threads called call_rcu(), before the gate).
- * So every rculist call into call_rcu() (rculist_call_rcu(), and the
- * hand-offs of rculist_free_rcu(), from the slot they take to the
- * call_rcu() that queues it) goes through the gate, and the prepare
+ * So every rculist call into call_rcu() (the hand-offs of the batches of
+ * rculist_free_rcu() and rculist_call_rcu(), from the slot they take to
+ * the call_rcu() that queues it, and core/poll.c's callback; all through
+ * rculist__flavor_call_rcu()) goes through the gate, and the prepare
  * handler closes it, once liburcu's call_rcu threads are paused, and
  * waits until no thread is inside.
  *

@@ -49,6 +49,13 @@ RCULIST__HIDDEN int rculist__flavor_has_registry(void);
 /* Flavour: non-zero if @reader_state holds up the current grace period. */
 RCULIST__HIDDEN int rculist__flavor_reader_blocking(const void *reader_state);
 
+/*
+ * core/reclaim.c hands a batch to call_rcu: watch batches from now on.
+ * The watchdog asks core/reclaim.c for the oldest batch whose grace
+ * period has not ended (0 if none; lock-free).
+ */
+RCULIST__HIDDEN void rculist__stall_watch_batches(void);
+RCULIST__HIDDEN int rculist__reclaim_oldest_wait(struct timespec *since);
 RCULIST__HIDDEN void rculist__stall_before_fork(void);
 RCULIST__HIDDEN void rculist__stall_after_fork_parent(void);
 RCULIST__HIDDEN void rculist__stall_after_fork_child(void);
@@ -65,6 +72,14 @@ RCULIST__HIDDEN void rculist__flavor_after_fork_child(void);
 RCULIST__HIDDEN void rculist__call_rcu_enter(void);
 RCULIST__HIDDEN void rculist__call_rcu_leave(void);
 RCULIST__HIDDEN void rculist__flavor_call_rcu_ready(void);
+/* Flavour: liburcu's call_rcu(), through the gate (unbatched). */
+struct rcu_head;
+RCULIST__HIDDEN void rculist__flavor_call_rcu(struct rcu_head *head,
+					      void (*func)(struct rcu_head *head));
+/* Flavour: whether the caller may wait for a grace period (not reading). */
+RCULIST__HIDDEN int rculist__flavor_may_block(void);
+/* core/reclaim.c: a grace period rculist_synchronize_rcu() waited for ended. */
+RCULIST__HIDDEN void rculist__reclaim_note_gp(void);
 /* core/fork.c's constructor, referenced so static links pull it in. */
 RCULIST__HIDDEN void rculist__fork_init(void);
 /* core/pin.c's constructor: the object rculist is linked into stays mapped. */

@@ -203,7 +203,7 @@ static void poll_queue(void)
 {
 	carried = rculist__gp_begin() + 1;
 	rculist__tsan_handover(&poll_head);
-	rculist_call_rcu(&poll_head, poll_callback);
+	rculist__flavor_call_rcu(&poll_head, poll_callback);
 }
 
 static void poll_callback(struct rcu_head *head)

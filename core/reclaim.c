@@ -45,13 +45,34 @@
  * (call_rcu_mutex and bp's) and the call_rcu gate, see core/fork.c; a
  * hand-off or sweep enters the gate holding neither lock.
  *
+ * rculist_call_rcu() queues its rcu_head the same way, as a callback
+ * (bit 0 of the link marks it, func in the second word): a slot's
+ * callback runs the callbacks of its batch, in liburcu's call_rcu thread,
+ * before it marks the slot DONE; so call_rcu and free_rcu blocks share
+ * the batches, the counts and the limit.
+ *
+ * Counting (rculist_reclaim_get_stats()): each state counts the blocks
+ * ever queued there (queued, written by its owner only); completed counts
+ * the blocks freed and callbacks run, once per batch.  Their difference
+ * is exact once no thread is queueing.  For the limit and the peak, each
+ * owner adds its queued blocks to pub_pending every RETRY blocks (and at
+ * each hand-off): one shared atomic per RETRY blocks, never one per block.
+ *
+ * The limit (rculist_reclaim_set_limit()): an owner that publishes while
+ * pub_pending >= limit, outside any read-side critical section and not
+ * in a callback, waits for grace periods (rculist_synchronize_rcu(),
+ * which the stall detector watches) until pub_pending is below it.
+ *
  * Not async-signal-safe: the first call in a thread allocates its state,
  * and hand-offs call call_rcu() and free().
  */
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rculist.h>
@@ -64,9 +85,29 @@
 
 /* A queued block's rcu_head, reused while the block waits. */
 struct pending {
-	struct pending *next;
-	size_t offset;
+	uintptr_t link; /* the next block, | CALL if this one is a callback */
+	union {
+		size_t offset;			     /* rculist_free_rcu() */
+		void (*func)(struct rcu_head *head); /* rculist_call_rcu() */
+	} u;
 };
+
+#define CALL ((uintptr_t)1)
+
+_Static_assert(sizeof(struct pending) <= sizeof(struct rcu_head) &&
+		       _Alignof(struct rcu_head) >= 2,
+	       "a pending block reuses its rcu_head, link bit 0 free");
+
+static struct pending *next_of(const struct pending *p)
+{
+	return (struct pending *)(p->link & ~CALL);
+}
+
+/* Link @p to @next, keeping @p's kind. */
+static void set_next(struct pending *p, const struct pending *next)
+{
+	p->link = (uintptr_t)next | (p->link & CALL);
+}
 
 /* Taken by another thread: the owner's count restarts. */
 static struct pending stolen_mark;
@@ -88,7 +129,9 @@ struct slot {
 	struct state *state;
 	struct pending *blocks;
 	unsigned long n;
-	int st; /* enum slot_state */
+	int st;	       /* enum slot_state */
+	int has_calls; /* callbacks among blocks: the slot's callback runs them */
+	uint64_t since; /* CLOCK_MONOTONIC ns when queued (stats, stall.c) */
 };
 
 struct state {
@@ -96,6 +139,9 @@ struct state {
 	struct pending *open;	 /* pushed by CAS, taken by exchange */
 	unsigned long count;	 /* blocks in open, as the owner knows */
 	unsigned long owner_seq; /* odd while the owner hands off */
+	unsigned long calls;	 /* callbacks in open, as the owner knows */
+	unsigned long queued;	 /* blocks ever queued here (the owner) */
+	unsigned long published; /* of queued, added to pub_pending */
 	/* Written by others. */
 	unsigned long inflight; /* slots on call_rcu, not yet called back */
 	int sweeping;		/* a sweeper between taking and sending */
@@ -103,7 +149,8 @@ struct state {
 	pthread_mutex_t sweep_lock;
 	struct state *next;	     /* registry: never unlinked */
 	struct slot slot[SLOTS + 1]; /* the last one is the sweeper's */
-};
+	/* Aligned: no cache line shared with another owner's state. */
+} __attribute__((aligned(64)));
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct state *states;	/* registry_lock; nodes never change next */
@@ -115,56 +162,176 @@ static pid_t fork_pid;
 /* The library is built with -ftls-model=initial-exec: one mov. */
 static __thread struct state *self;
 
-/* Statistics for the tests and benchmarks (rculist__reclaim_stats). */
-static unsigned long handed;	  /* handed off, not yet freed */
-static unsigned long handed_peak; /* most of handed at once */
-static unsigned long freed;	  /* blocks freed, ever */
+/*
+ * rculist_reclaim_get_stats(), the limit; see the top of the file.  The
+ * two counters every batch writes on a cache line of their own, away
+ * from those read at each publish and rarely written.
+ */
+static struct {
+	long pub_pending;	 /* published queued, less completed */
+	unsigned long completed; /* blocks freed and callbacks run */
+} hot __attribute__((aligned(64)));
+static struct {
+	unsigned long limit;	 /* 0: none */
+	unsigned long peak;	 /* most pending seen */
+	unsigned long trim_mark; /* backlog since the last malloc_trim() */
+	char pad[64 - 3 * sizeof(unsigned long)];
+} cold __attribute__((aligned(64)));
+static unsigned long orphan_queued; /* blocks queued with no state */
+static unsigned long throttled;	    /* waits for the limit */
+static unsigned long gps;	    /* grace periods seen to end */
+/* maybe_trim(): a backlog this large (blocks) is trimmed once drained. */
+#define TRIM_MIN      65536UL
+#define TRIM_EVERY_NS 1000000000u
+static uint64_t last_trim; /* CLOCK_MONOTONIC ns */
+
+/* The calling thread runs callbacks or frees blocks: never throttled. */
+static __thread int reclaiming;
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void raise_to(unsigned long *p, unsigned long v)
+{
+	unsigned long cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (v > cur &&
+	       !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED))
+		;
+}
+
+static unsigned long pending_pub(void)
+{
+	long v = __atomic_load_n(&hot.pub_pending, __ATOMIC_RELAXED);
+
+	return v > 0 ? (unsigned long)v : 0;
+}
+
+/* Add @d blocks to pub_pending (the peak and the trim mark follow). */
+static void publish_n(unsigned long d)
+{
+	long v = __atomic_add_fetch(&hot.pub_pending, (long)d, __ATOMIC_RELAXED);
+
+	if (v > 0) {
+		raise_to(&cold.peak, (unsigned long)v);
+		raise_to(&cold.trim_mark, (unsigned long)v);
+	}
+}
+
+/* The owner: its blocks not yet in pub_pending. */
+static void publish(struct state *s)
+{
+	unsigned long d = s->queued - s->published;
+
+	if (d) {
+		s->published = s->queued;
+		publish_n(d);
+	}
+}
+
+/* @n blocks freed or run. */
+static void completed_add(unsigned long n)
+{
+	if (!n)
+		return;
+	__atomic_add_fetch(&hot.completed, n, __ATOMIC_RELEASE);
+	__atomic_sub_fetch(&hot.pub_pending, (long)n, __ATOMIC_RELAXED);
+}
+
+/*
+ * Give memory back to the system once a backlog has drained: when what
+ * waits has fallen below an eighth of a backlog of TRIM_MIN blocks or
+ * more, one thread calls malloc_trim(0) (glibc keeps freed memory in its
+ * arenas otherwise: RSS stays at the peak), once a second at most (it
+ * walks every arena: 16 million instructions after a 200000-block
+ * backlog, measured with callgrind).  Called with no lock held,
+ * outside the fork gate.
+ */
+static void maybe_trim(void)
+{
+	unsigned long mark = __atomic_load_n(&cold.trim_mark, __ATOMIC_RELAXED);
+	uint64_t now, last;
+
+	if (mark < TRIM_MIN || pending_pub() > mark / 8)
+		return;
+	/* At most one a second: a backlog that drains often costs little. */
+	now = now_ns();
+	last = __atomic_load_n(&last_trim, __ATOMIC_RELAXED);
+	if ((last && now - last < TRIM_EVERY_NS) ||
+	    !__atomic_compare_exchange_n(&cold.trim_mark, &mark, 0, 0,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&last_trim, now, __ATOMIC_RELAXED);
+	malloc_trim(0);
+}
 
 static int real(const struct pending *list)
 {
 	return list && list != STOLEN;
 }
 
-static unsigned long count_blocks(const struct pending *p)
+/* Blocks in @p; *@calls (if given) gets how many are callbacks. */
+static unsigned long count_blocks(const struct pending *p, unsigned long *calls)
 {
-	unsigned long n = 0;
+	unsigned long n = 0, c = 0;
 
-	for (; p; p = p->next)
+	for (; p; p = next_of(p)) {
 		n++;
+		c += p->link & CALL;
+	}
+	if (calls)
+		*calls = c;
 	return n;
 }
 
+/* Free the blocks and run the callbacks of @p, its grace period over. */
 static void free_blocks(struct pending *p)
 {
 	struct pending *next;
 	unsigned long n = 0;
-	size_t offset;
 
 	if (RCULIST__UNLIKELY(rculist__tsan_present()))
-		for (next = p; next; next = next->next)
+		for (next = p; next; next = next_of(next))
 			rculist__tsan_before_free(next);
+	reclaiming++;
 	for (; p; p = next, n++) {
-		next = p->next;
-		offset = p->offset;
-		free((char *)p - offset);
+		next = next_of(p);
+		if (p->link & CALL)
+			p->u.func((struct rcu_head *)(void *)p);
+		else
+			free((char *)p - p->u.offset);
 	}
-	__atomic_add_fetch(&freed, n, __ATOMIC_RELEASE);
+	reclaiming--;
+	completed_add(n);
 }
 
-static void handed_add(unsigned long n)
+/* Run the callbacks of @p; returns the free_rcu blocks left, *@ran set. */
+static struct pending *run_calls(struct pending *p, unsigned long *ran)
 {
-	unsigned long now = __atomic_add_fetch(&handed, n, __ATOMIC_RELAXED);
-	unsigned long peak = __atomic_load_n(&handed_peak, __ATOMIC_RELAXED);
+	struct pending *keep = NULL, *next;
+	unsigned long n = 0;
 
-	while (now > peak &&
-	       !__atomic_compare_exchange_n(&handed_peak, &peak, now, 1,
-					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		;
-}
-
-static void handed_sub(unsigned long n)
-{
-	__atomic_sub_fetch(&handed, n, __ATOMIC_RELAXED);
+	reclaiming++;
+	for (; p; p = next) {
+		next = next_of(p);
+		if (p->link & CALL) {
+			p->u.func((struct rcu_head *)(void *)p);
+			n++;
+		} else {
+			p->link = (uintptr_t)keep;
+			keep = p;
+		}
+	}
+	reclaiming--;
+	completed_add(n);
+	*ran = n;
+	return keep;
 }
 
 /* An owner's window: odd while open.  Only the owner writes it. */
@@ -204,7 +371,6 @@ static void claim_done(struct state *s)
 						 __ATOMIC_RELAXED))
 			continue;
 		free_blocks(sl->blocks);
-		handed_sub(sl->n);
 		__atomic_store_n(&sl->st, SLOT_FREE, __ATOMIC_RELEASE);
 	}
 }
@@ -216,9 +382,9 @@ static struct pending *splice(struct pending *to, struct pending *list)
 
 	if (!real(list))
 		return to;
-	for (tail = list; tail->next; tail = tail->next)
+	for (tail = list; next_of(tail); tail = next_of(tail))
 		;
-	tail->next = to;
+	set_next(tail, to);
 	return list;
 }
 
@@ -230,15 +396,23 @@ static void slot_done(struct rcu_head *head)
 	struct slot *sl = rculist__container_of(head, struct slot, rcu);
 	struct state *s = sl->state;
 	int queued = SLOT_QUEUED, probe = 0;
-	unsigned long seen = 0;
+	unsigned long seen = 0, ran;
 
 	rculist__tsan_takeover(head);
+	__atomic_add_fetch(&gps, 1, __ATOMIC_RELAXED);
+	/* Until DONE the slot's blocks are this callback's. */
+	if (sl->has_calls &&
+	    __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE) == SLOT_QUEUED) {
+		__atomic_store_n(&sl->blocks, run_calls(sl->blocks, &ran),
+				 __ATOMIC_RELAXED);
+		sl->n -= ran;
+		sl->has_calls = 0;
+	}
 	if (!__atomic_compare_exchange_n(&sl->st, &queued, SLOT_DONE, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		/* The sweep slot: a batch nobody else frees, or a probe. */
 		if (sl->blocks) {
 			free_blocks(sl->blocks);
-			handed_sub(sl->n);
 		} else {
 			probe = 1;
 			seen = sl->n;
@@ -294,8 +468,7 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 				      __atomic_exchange_n(&orphans, NULL,
 							  __ATOMIC_ACQUIRE));
 		if (list) {
-			sl->n = count_blocks(list);
-			handed_add(sl->n);
+			sl->n = count_blocks(list, NULL);
 			send = 1;
 		}
 	} else if (real(__atomic_load_n(&s->open, __ATOMIC_SEQ_CST)) ||
@@ -304,8 +477,11 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 		send = 1;
 	}
 	if (send) {
-		sl->blocks = list;
-		__atomic_store_n(&sl->st, SLOT_ORPHAN, __ATOMIC_RELAXED);
+		__atomic_store_n(&sl->blocks, list, __ATOMIC_RELAXED);
+		/* The sweep slot's callback frees and runs them all. */
+		sl->has_calls = 0;
+		__atomic_store_n(&sl->since, now_ns(), __ATOMIC_RELAXED);
+		__atomic_store_n(&sl->st, SLOT_ORPHAN, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST);
 	} else {
 		__atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
@@ -314,10 +490,12 @@ unlock:
 	pthread_mutex_unlock(&s->sweep_lock);
 	if (send) {
 		rculist__tsan_handover(&sl->rcu);
-		rculist_call_rcu(&sl->rcu, slot_done);
+		rculist__flavor_call_rcu(&sl->rcu, slot_done);
 		__atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
 	}
 	rculist__call_rcu_leave();
+	if (send)
+		rculist__stall_watch_batches();
 }
 
 /*
@@ -329,9 +507,10 @@ static void hand_off(struct state *s)
 {
 	struct slot *sl, *use = NULL;
 	struct pending *list;
-	unsigned long n;
-	int free_st;
+	unsigned long n, calls;
+	int free_st, sent = 0;
 
+	publish(s);
 	rculist__call_rcu_enter();
 	window_open(&s->owner_seq);
 	claim_done(s);
@@ -347,22 +526,29 @@ static void hand_off(struct state *s)
 		goto out;
 	list = __atomic_exchange_n(&s->open, NULL, __ATOMIC_SEQ_CST);
 	n = s->count;
+	calls = s->calls;
 	__atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
+	s->calls = 0;
 	if (!real(list)) {
 		if (use)
 			__atomic_store_n(&use->st, SLOT_FREE, __ATOMIC_RELEASE);
 		goto out;
 	}
-	handed_add(n);
-	use->blocks = list;
+	__atomic_store_n(&use->blocks, list, __ATOMIC_RELAXED);
 	use->n = n;
-	__atomic_store_n(&use->st, SLOT_QUEUED, __ATOMIC_RELAXED);
+	use->has_calls = calls != 0;
+	__atomic_store_n(&use->since, now_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&use->st, SLOT_QUEUED, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST);
 	rculist__tsan_handover(&use->rcu);
-	rculist_call_rcu(&use->rcu, slot_done);
+	rculist__flavor_call_rcu(&use->rcu, slot_done);
+	sent = 1;
 out:
 	window_close(&s->owner_seq);
 	rculist__call_rcu_leave();
+	if (sent)
+		rculist__stall_watch_batches();
+	maybe_trim();
 }
 
 /* Thread exit: send what the thread holds, give its state back. */
@@ -393,11 +579,14 @@ static void exit_key_create(void)
 
 static struct state *state_new(void)
 {
-	struct state *s = calloc(1, sizeof(*s));
+	void *p;
+	struct state *s;
 	int i;
 
-	if (!s)
+	/* Its own cache lines: calloc() would align it to 16 bytes only. */
+	if (posix_memalign(&p, 64, sizeof(*s)))
 		return NULL;
+	s = memset(p, 0, sizeof(*s));
 	pthread_mutex_init(&s->sweep_lock, NULL);
 	for (i = 0; i <= SLOTS; i++)
 		s->slot[i].state = s;
@@ -421,7 +610,7 @@ static struct state *adopt(void)
 			return NULL;
 		pthread_mutex_lock(&registry_lock);
 		fresh->next = states;
-		states = fresh;
+		__atomic_store_n(&states, fresh, __ATOMIC_RELEASE);
 		s = fresh;
 	} else {
 		/* Blocks left by a thread that did not follow a fork(). */
@@ -429,7 +618,8 @@ static struct state *adopt(void)
 		list = __atomic_exchange_n(&s->open, NULL, __ATOMIC_SEQ_CST);
 		if (!real(list))
 			list = NULL;
-		__atomic_store_n(&s->count, count_blocks(list), __ATOMIC_RELAXED);
+		__atomic_store_n(&s->count, count_blocks(list, &s->calls),
+				 __ATOMIC_RELAXED);
 		__atomic_store_n(&s->open, list, __ATOMIC_SEQ_CST);
 		pthread_mutex_unlock(&s->sweep_lock);
 	}
@@ -441,41 +631,95 @@ static struct state *adopt(void)
 }
 
 /* No state (out of memory): the next sweep or barrier takes it. */
-static void orphan(struct pending *p)
+static void orphan(struct pending *p, uintptr_t kind)
 {
 	struct pending *old = __atomic_load_n(&orphans, __ATOMIC_RELAXED);
 
+	__atomic_add_fetch(&orphan_queued, 1, __ATOMIC_RELAXED);
+	publish_n(1);
 	do
-		p->next = old;
+		p->link = (uintptr_t)old | kind;
 	while (!__atomic_compare_exchange_n(&orphans, &old, p, 1,
 					    __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
-void rculist__free_rcu(struct rcu_head *head, size_t offset)
+/*
+ * Back-pressure: wait for grace periods while what waits is at the
+ * limit.  Only where waiting is safe: outside the caller's read-side
+ * critical section (under qsbr: offline or unregistered), outside
+ * callbacks, outside the fork gate, holding no rculist lock.
+ */
+static void throttle(struct state *s)
 {
-	struct pending *p = (struct pending *)(void *)head, *old;
+	unsigned long lim = __atomic_load_n(&cold.limit, __ATOMIC_RELAXED);
+	unsigned long before;
+
+	if (!lim || pending_pub() < lim || reclaiming ||
+	    !rculist__flavor_may_block())
+		return;
+	__atomic_add_fetch(&throttled, 1, __ATOMIC_RELAXED);
+	for (;;) {
+		hand_off(s); /* frees our DONE batches, sends the open one */
+		if (pending_pub() < lim)
+			break;
+		before = __atomic_load_n(&hot.completed, __ATOMIC_RELAXED);
+		rculist_synchronize_rcu();
+		hand_off(s);
+		if (pending_pub() < lim)
+			break;
+		/* Callbacks run in call_rcu's thread: give it time. */
+		if (__atomic_load_n(&hot.completed, __ATOMIC_RELAXED) == before)
+			usleep(1000);
+	}
+}
+
+/* Queue @p (a free_rcu block, or a callback if @kind is CALL). */
+static void enqueue(struct pending *p, uintptr_t kind)
+{
+	struct pending *old;
 	struct state *s = self;
 	unsigned long n;
 
-	p->offset = offset;
 	if (__builtin_expect(!s, 0)) {
 		s = adopt();
 		if (!s) {
-			orphan(p);
+			orphan(p, kind);
 			return;
 		}
 	}
 	old = __atomic_load_n(&s->open, __ATOMIC_RELAXED);
 	do
-		p->next = old == STOLEN ? NULL : old;
+		p->link = (old == STOLEN ? 0 : (uintptr_t)old) | kind;
 	while (!__atomic_compare_exchange_n(&s->open, &old, p, 1,
 					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	n = old == STOLEN ? 1 : s->count + 1;
 	__atomic_store_n(&s->count, n, __ATOMIC_RELAXED);
+	s->calls = (old == STOLEN ? 0 : s->calls) + kind;
+	__atomic_store_n(&s->queued, s->queued + 1, __ATOMIC_RELAXED);
+	if (s->queued - s->published >= RETRY) {
+		publish(s);
+		throttle(s);
+	}
 	/* Full (while every slot is busy, try again every RETRY blocks). */
 	if ((n >= BATCH && !(n % RETRY)) ||
 	    !__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST))
 		hand_off(s);
+}
+
+void rculist__free_rcu(struct rcu_head *head, size_t offset)
+{
+	struct pending *p = (struct pending *)(void *)head;
+
+	p->u.offset = offset;
+	enqueue(p, 0);
+}
+
+void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	struct pending *p = (struct pending *)(void *)head;
+
+	p->u.func = func;
+	enqueue(p, CALL);
 }
 
 void rculist_rcu_barrier(void)
@@ -502,6 +746,7 @@ void rculist_rcu_barrier(void)
 		free_blocks(taken);
 	}
 	window_close(&me->owner_seq);
+	publish(me);
 
 	/* Hand-offs that took a batch before we did have queued it. */
 	for (s = all; s; s = s->next)
@@ -516,26 +761,111 @@ void rculist_rcu_barrier(void)
 	for (s = all; s; s = s->next)
 		wait_quiet(s);
 	rculist__tsan_barrier_ended();
+	maybe_trim();
+}
+
+/* Blocks ever queued, summed over the states (their owners' counts). */
+static unsigned long queued_total(void)
+{
+	struct state *s;
+	unsigned long q = __atomic_load_n(&orphan_queued, __ATOMIC_RELAXED);
+
+	for (s = __atomic_load_n(&states, __ATOMIC_ACQUIRE); s; s = s->next)
+		q += __atomic_load_n(&s->queued, __ATOMIC_RELAXED);
+	return q;
+}
+
+static unsigned long pending_exact(unsigned long *done)
+{
+	unsigned long q = queued_total();
+
+	*done = __atomic_load_n(&hot.completed, __ATOMIC_ACQUIRE);
+	return q > *done ? q - *done : 0;
+}
+
+/*
+ * The oldest batch handed to call_rcu and not yet freed: @in_flight
+ * non-zero for those whose grace period has not ended (the stall
+ * detector's), zero for every batch with blocks still to free.  A racy
+ * snapshot.  Returns 0 if there is none.  Takes no lock.
+ */
+static uint64_t oldest_since(int in_flight)
+{
+	struct state *s;
+	struct slot *sl;
+	uint64_t t, best = 0;
+	int st;
+
+	for (s = __atomic_load_n(&states, __ATOMIC_ACQUIRE); s; s = s->next) {
+		for (sl = s->slot; sl <= s->slot + SLOTS; sl++) {
+			st = __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE);
+			if (in_flight && st != SLOT_QUEUED && st != SLOT_ORPHAN)
+				continue;
+			if (!in_flight &&
+			    (st == SLOT_FREE || st == SLOT_FILLING ||
+			     !__atomic_load_n(&sl->blocks, __ATOMIC_RELAXED)))
+				continue;
+			t = __atomic_load_n(&sl->since, __ATOMIC_RELAXED);
+			if (t && (!best || t < best))
+				best = t;
+		}
+	}
+	return best;
+}
+
+int rculist__reclaim_oldest_wait(struct timespec *since)
+{
+	uint64_t t = oldest_since(1);
+
+	if (!t)
+		return 0;
+	since->tv_sec = (time_t)(t / 1000000000u);
+	since->tv_nsec = (long)(t % 1000000000u);
+	return 1;
+}
+
+void rculist__reclaim_note_gp(void)
+{
+	__atomic_add_fetch(&gps, 1, __ATOMIC_RELAXED);
+}
+
+void rculist_reclaim_get_stats(struct rculist_reclaim_stats *st)
+{
+	unsigned long done;
+	uint64_t oldest, now;
+
+	memset(st, 0, sizeof(*st));
+	st->pending = pending_exact(&done);
+	raise_to(&cold.peak, st->pending);
+	st->peak = __atomic_load_n(&cold.peak, __ATOMIC_RELAXED);
+	st->freed = done;
+	st->throttled = __atomic_load_n(&throttled, __ATOMIC_RELAXED);
+	st->grace_periods = __atomic_load_n(&gps, __ATOMIC_RELAXED);
+	st->limit = __atomic_load_n(&cold.limit, __ATOMIC_RELAXED);
+	oldest = st->pending ? oldest_since(0) : 0;
+	now = now_ns();
+	st->oldest_ms = oldest && now > oldest ? (now - oldest) / 1000000u : 0;
+}
+
+void rculist_reclaim_set_limit(unsigned long blocks)
+{
+	__atomic_store_n(&cold.limit, blocks, __ATOMIC_RELAXED);
 }
 
 void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_peak)
 {
-	struct state *s;
-	unsigned long open = 0;
+	unsigned long done;
 
-	pthread_mutex_lock(&registry_lock);
-	for (s = states; s; s = s->next)
-		open += __atomic_load_n(&s->count, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&registry_lock);
 	st->batch = BATCH;
 	st->slots = SLOTS;
-	st->handed = __atomic_load_n(&handed, __ATOMIC_RELAXED);
-	st->waiting = st->handed + open;
-	st->freed = __atomic_load_n(&freed, __ATOMIC_ACQUIRE);
-	st->handed_peak =
-		reset_peak ? __atomic_exchange_n(&handed_peak, st->handed,
-						 __ATOMIC_RELAXED) :
-			     __atomic_load_n(&handed_peak, __ATOMIC_RELAXED);
+	st->handed = pending_pub();
+	st->waiting = pending_exact(&done);
+	st->freed = done;
+	raise_to(&cold.peak, st->waiting);
+	st->handed_peak = reset_peak ?
+				  __atomic_exchange_n(&cold.peak, st->waiting,
+						      __ATOMIC_RELAXED) :
+				  __atomic_load_n(&cold.peak, __ATOMIC_RELAXED);
 }
 
 /*

@@ -15,7 +15,14 @@
  *
  * Each rculist_synchronize_rcu() call puts a record on its stack into the
  * list of waits; one watchdog thread, started at the first grace period,
- * sleeps until the oldest wait is due.  To name the blocking threads of
+ * sleeps until the oldest wait is due.  The grace periods that batches of
+ * rculist_free_rcu() and rculist_call_rcu() wait for inside liburcu's
+ * call_rcu thread are watched too: from the first batch on, the watchdog
+ * asks core/reclaim.c for the oldest batch still waiting for its grace
+ * period (a lock-free walk), and reports it as one more wait, its line
+ * saying "(batches of rculist_free_rcu()/rculist_call_rcu() wait for
+ * it)".  So a reader stuck in a section is named even when the program
+ * only frees.  To name the blocking threads of
  * flavours with a registry (memb, qsbr), rculist_register_thread() also
  * records the thread here with a pointer to liburcu's per-thread reader
  * state, which the flavour (core/bind.h) knows how to read.  The read
@@ -52,6 +59,9 @@ static pthread_cond_t wake; /* CLOCK_MONOTONIC, set up once */
 static CDS_LIST_HEAD(readers);
 static struct rculist__stall_wait *waits;
 static int watchdog_running;
+/* Batches are watched (set once, at the first batch; lock for writes). */
+static int batches_watched;
+static struct rculist__stall_wait batch_wait; /* the oldest batch's */
 
 static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
 static unsigned long timeout_ms;
@@ -135,16 +145,33 @@ static int any_blocker(void)
  * always gives a reason: the readers that hold the grace period up, or
  * what the detector knows when it can name none.
  */
-static void report(long waited)
+/*
+ * Print the one line for @w, waited for @waited ms (@batches: the wait
+ * of rculist_free_rcu()'s and rculist_call_rcu()'s batches).  Lock held.
+ * It always gives a reason: the readers that hold the grace period up,
+ * or what the detector knows when it can name none.
+ *
+ * bp cannot be named.  rculist never sees a bp reader register (bp
+ * registers a thread lazily, inside its inline read lock, possibly in a
+ * signal handler), and liburcu-bp's own registry (list head and lock
+ * static in liburcu-bp) does not hold the blocking readers while a
+ * grace period waits for them: urcu_bp_synchronize_rcu() moves every
+ * entry onto lists on its own stack until the readers leave.  A walk
+ * of the registry from an entry of ours, tried, met only the threads
+ * registered since the grace period began, never the stuck reader.
+ */
+static void report(long waited, int batches)
 {
 	char line[1024];
 	size_t n, cap = sizeof(line) - 2;
 	struct stall_reader *r;
 	int named = 0;
 
-	n = (size_t)snprintf(line, cap,
-			     "rculist: %s grace period stalled for %ld ms",
-			     rculist_flavor_name(), waited);
+	n = (size_t)snprintf(
+		line, cap, "rculist: %s grace period stalled for %ld ms%s",
+		rculist_flavor_name(), waited,
+		batches ? " (batches of rculist_free_rcu()/rculist_call_rcu() wait for it)" :
+			  "");
 	cds_list_for_each_entry(r, &readers, link) {
 		if (n >= cap || !rculist__flavor_reader_blocking(r->state))
 			continue;
@@ -174,38 +201,69 @@ static void report(long waited)
 		return; /* nowhere left to say it */
 }
 
+/*
+ * @w is due at @now or before: report it, unless nobody can be named yet
+ * (the waiting thread may not have begun the grace period): then look
+ * again soon, for up to one more timeout.  Returns when @w is next due.
+ * Lock held.
+ */
+static struct timespec check_wait(struct rculist__stall_wait *w,
+				  const struct timespec *now, int batches)
+{
+	struct timespec d = due(w), late;
+
+	if (before(now, &d))
+		return d;
+	late = ms_after(&d, timeout_ms);
+	if (rculist__flavor_has_registry() && !any_blocker() && before(now, &late))
+		return ms_after(now, 10);
+	report(ms_between(&w->start, now), batches);
+	w->reports++;
+	return due(w);
+}
+
+/* The oldest batch waiting for its grace period, as a wait.  Lock held. */
+static struct timespec check_batches(const struct timespec *now)
+{
+	struct timespec since;
+
+	if (!rculist__reclaim_oldest_wait(&since))
+		return ms_after(now, timeout_ms);
+	/*
+	 * Another batch is the oldest now (the last one's grace period
+	 * ended): its first report comes at the next whole timeout of its
+	 * wait, not at once.  Batches queued together wait for one grace
+	 * period, which may have only begun: a report now would name the
+	 * readers of the new one.
+	 */
+	if (since.tv_sec != batch_wait.start.tv_sec ||
+	    since.tv_nsec != batch_wait.start.tv_nsec) {
+		batch_wait.start = since;
+		batch_wait.reports =
+			(unsigned long)ms_between(&since, now) / timeout_ms;
+	}
+	return check_wait(&batch_wait, now, 1);
+}
+
 static void *watchdog(void *arg)
 {
 	(void)arg;
 	pthread_mutex_lock(&lock);
 	for (;;) {
 		struct rculist__stall_wait *w;
-		struct timespec now, next;
+		struct timespec now, next, d;
 
-		while (!waits)
+		while (!waits && !batches_watched)
 			pthread_cond_wait(&wake, &lock);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		next = ms_after(&now, 3600000UL); /* the earliest below */
 		for (w = waits; w; w = w->next) {
-			struct timespec d = due(w);
-
-			if (!before(&now, &d)) {
-				struct timespec late = ms_after(&d, timeout_ms);
-
-				/*
-				 * Nobody to name yet (the waiting thread may
-				 * not have begun the grace period): look again
-				 * soon, for up to one more timeout.
-				 */
-				if (rculist__flavor_has_registry() &&
-				    !any_blocker() && before(&now, &late)) {
-					d = ms_after(&now, 10);
-				} else {
-					report(ms_between(&w->start, &now));
-					w->reports++;
-					d = due(w);
-				}
-			}
+			d = check_wait(w, &now, 0);
+			if (before(&d, &next))
+				next = d;
+		}
+		if (batches_watched) {
+			d = check_batches(&now);
 			if (before(&d, &next))
 				next = d;
 		}
@@ -241,6 +299,25 @@ int rculist__stall_begin(struct rculist__stall_wait *w)
 		pthread_cond_signal(&wake);
 	pthread_mutex_unlock(&lock);
 	return 1;
+}
+
+/*
+ * A batch was handed to call_rcu: from now on the watchdog watches
+ * batches too.  One load once that is so.  No rculist lock held.
+ */
+void rculist__stall_watch_batches(void)
+{
+	if (__atomic_load_n(&batches_watched, __ATOMIC_RELAXED))
+		return;
+	pthread_once(&setup_once, setup);
+	if (!timeout_ms)
+		return;
+	pthread_mutex_lock(&lock);
+	if (!batches_watched && (watchdog_running || start_watchdog())) {
+		__atomic_store_n(&batches_watched, 1, __ATOMIC_RELAXED);
+		pthread_cond_signal(&wake);
+	}
+	pthread_mutex_unlock(&lock);
 }
 
 void rculist__stall_end(struct rculist__stall_wait *w)
@@ -301,6 +378,8 @@ void rculist__stall_after_fork_child(void)
 {
 	waits = NULL;
 	watchdog_running = 0;
+	batches_watched = 0;
+	batch_wait.reports = 0;
 	if (timeout_ms)
 		init_wake();
 	pthread_mutex_unlock(&lock);

@@ -188,12 +188,19 @@ void rculist_synchronize_rcu(void) RCULIST_EXCLUDES_RCU;
  * @func: called as func(@head), from a helper thread, once every
  *	read-side critical section that began before the call has ended
  *
- * Does not wait.  @func usually frees the enclosing object
- * (rculist_free_rcu() does that without a function to write).
+ * @func usually frees the enclosing object (rculist_free_rcu() does that
+ * without a function to write).  The calls are batched with the
+ * rculist_free_rcu() blocks of the calling thread: one liburcu callback
+ * per batch; callbacks run in no particular order.  They count in
+ * rculist_reclaim_get_stats() and against rculist_reclaim_set_limit().
  *
- * Context: any thread, inside read-side critical sections too.  @func
- * runs in liburcu's call_rcu thread, concurrently with the program's
- * threads; rculist_rcu_barrier() waits for it.
+ * Context: any thread, inside read-side critical sections too.  Never
+ * waits, unless a limit is set (rculist_reclaim_set_limit()) and the
+ * caller is outside any read-side critical section: then it may wait
+ * for grace periods, as rculist_synchronize_rcu() does, so it must not
+ * be called holding a lock that readers wait for.  @func runs in
+ * liburcu's call_rcu thread, concurrently with the program's threads,
+ * or in a thread that calls rculist_rcu_barrier(), which waits for it.
  */
 void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head));
 
@@ -344,6 +351,82 @@ int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie);
 void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie)
 	RCULIST_EXCLUDES_RCU;
 
+/**
+ * struct rculist_reclaim_stats - memory waiting for grace periods
+ * @pending: blocks handed to rculist_free_rcu() and callbacks handed to
+ *	rculist_call_rcu(), not yet freed or run
+ * @peak: the most @pending at once since the start (sampled as threads
+ *	publish their counts every 32 blocks: it may miss up to 32 blocks
+ *	per thread of a short peak)
+ * @freed: blocks freed and callbacks run since the start
+ * @throttled: times a caller waited because @pending had reached the
+ *	limit (rculist_reclaim_set_limit())
+ * @oldest_ms: age in milliseconds of the oldest batch of pending blocks
+ *	(0 when none is pending): grows while a reader holds grace periods up
+ * @grace_periods: grace periods seen to end since the start: each
+ *	rculist_synchronize_rcu() return (the limit's waits and
+ *	rculist_rcu_barrier() included) and each batch of blocks whose grace
+ *	period ended (liburcu may end several batches with one grace period:
+ *	each counts)
+ * @limit: the limit set, 0 if none
+ * @reserved: zero; room for counters of later versions
+ *
+ * Filled by rculist_reclaim_get_stats().  @pending is exact once no
+ * thread is inside rculist_free_rcu() or rculist_call_rcu(), and so after
+ * rculist_rcu_barrier() returns in a program where no other thread
+ * queues (it is 0 then); while threads queue it is a snapshot of
+ * counters read one after the other.
+ *
+ * Context: a plain value, copied out; any thread may read it.
+ */
+struct rculist_reclaim_stats {
+	unsigned long pending;
+	unsigned long peak;
+	unsigned long freed;
+	unsigned long throttled;
+	unsigned long oldest_ms;
+	unsigned long grace_periods;
+	unsigned long limit;
+	unsigned long reserved[5];
+};
+
+/**
+ * rculist_reclaim_get_stats - how much memory waits for grace periods
+ * @st: filled in (every field, @reserved zeroed)
+ *
+ * For an operator's dashboard: a @pending or @oldest_ms that keeps
+ * growing means that a reader holds grace periods up (the stall
+ * detector names it, see RCULIST_STALL_TIMEOUT_MS).  Reads counters of
+ * every thread that ever queued: microseconds, no lock the queueing
+ * threads take.
+ *
+ * Context: any thread, registered or not, inside read-side critical
+ * sections too; never blocks for a grace period.
+ */
+void rculist_reclaim_get_stats(struct rculist_reclaim_stats *st);
+
+/**
+ * rculist_reclaim_set_limit - bound the blocks waiting for grace periods
+ * @blocks: the most blocks (rculist_free_rcu()) and callbacks
+ *	(rculist_call_rcu()) that may wait; 0, the default, for no limit
+ *
+ * With a limit, a thread that calls rculist_free_rcu() or
+ * rculist_call_rcu() while @pending (rculist_reclaim_get_stats()) is at
+ * the limit waits for grace periods until it is below (back-pressure,
+ * counted in @throttled), if it may wait: outside any read-side critical
+ * section (under qsbr: a thread that is offline or not registered, an
+ * online qsbr thread being inside a section between its quiescent
+ * states), and not inside a callback.  Calls that may not wait queue as
+ * without a limit.  Threads check every 32 blocks, so @pending may pass
+ * the limit by up to 64 blocks per thread, and by what callers that may
+ * not wait queue.  A reader stuck in a section then blocks the freeing
+ * threads instead of making memory grow without bound.
+ *
+ * Context: any thread, at any time; takes effect at each thread's next
+ * check.
+ */
+void rculist_reclaim_set_limit(unsigned long blocks);
+
 /*
  * Internal: report @op, a blocking call, if made inside the caller's
  * read-side critical section; non-zero if it must not go on.
@@ -385,8 +468,10 @@ RCULIST__END_DECLS
  * per batch, not one callback per object.
  *
  * Context: wherever rculist_call_rcu() may be called (any thread,
- * inside read-side critical sections too); rculist_rcu_barrier() waits
- * for these frees too.
+ * inside read-side critical sections too); like it, may wait for grace
+ * periods outside a section when a limit is set
+ * (rculist_reclaim_set_limit()); rculist_rcu_barrier() waits for these
+ * frees too.
  */
 #define rculist_free_rcu(ptr, rcu_member)     \
 	rculist__free_rcu(&(ptr)->rcu_member, \

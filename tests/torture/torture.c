@@ -45,6 +45,15 @@
  * flavours): the child reads, updates and waits for a grace period.
  *
  * Usage: torture [seconds]   (default 3).  Exit 0 if no violation.
+ *
+ * Stall mode, torture --stall [seconds [limit]] (default 15 s, 100000):
+ * one reader stays inside its section for the whole time while two
+ * updaters replace and retire 256-byte elements flat out under
+ * rculist_reclaim_set_limit(limit) (tests/torture/limit_run.h): what
+ * waits must stay within the limit and a small batch per thread, RSS
+ * must grow by 64 MiB at most, callers must have been throttled, and
+ * once the reader leaves every element must be freed exactly once, none
+ * while a reader could reach it.  One line of figures, then the verdict.
  * Planted bugs, for proving the checkers can fail (see torture.mk):
  *   -DTORTURE_PLANT_EARLY_FREE  free removed elements at once, with no
  *                               grace period.
@@ -62,6 +71,8 @@
 #include <unistd.h>
 
 #include <rculist.h>
+
+#include "limit_run.h"
 
 #define RING_LEN    32
 #define NLISTS	    3
@@ -1145,6 +1156,34 @@ static void free_all(void)
 #endif
 }
 
+/* torture --stall [seconds [limit]]: see the top of the file. */
+static int stall_mode(int argc, char **argv)
+{
+	double seconds = argc > 2 ? atof(argv[2]) : 15.0;
+	unsigned long limit = argc > 3 ? strtoul(argv[3], NULL, 10) : 100000;
+	struct lr_result r;
+	char why[256];
+	int bad;
+
+	if (lr_run(limit, seconds, 0, 1.0, &r)) {
+		perror("torture: pthread_create");
+		return 2;
+	}
+	bad = lr_verdict(&r, limit, limit ? 64 * 1024 : 0, why, sizeof(why));
+	printf("torture --stall %s, %.1f s, limit %lu: peak %lu blocks, "
+	       "throttled %lu, RSS +%ld KiB (peak), +%ld KiB after the drain, "
+	       "oldest %lu ms, %lu retired (%lu once the reader left), "
+	       "%lu checked walks\n",
+	       rculist_flavor_name(), seconds, limit, r.during.peak,
+	       r.during.throttled - r.before.throttled,
+	       r.rss_peak_kb - r.rss_before_kb, r.rss_after_kb - r.rss_before_kb,
+	       r.during.oldest_ms, r.retired, r.after_release, r.walks);
+	printf(bad ? "  FAIL %s\n" :
+		     "  ok   bounded, every element freed once, none early\n",
+	       why);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 3.0;
@@ -1155,6 +1194,8 @@ int main(int argc, char **argv)
 	unsigned int round = 0;
 	int i, passed = 0, failed = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "--stall"))
+		return stall_mode(argc, argv);
 	signal(SIGALRM, on_alarm);
 	for (i = 0; i < NLISTS; i++) {
 		CDS_INIT_LIST_HEAD(&lists[i]);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "conc.h"
+#include "../torture/limit_run.h"
 
 TestSuite(reclaim, .timeout = 30);
 
@@ -527,178 +528,25 @@ Test(reclaim, free_rcu_block_survives_later_hand_offs)
 }
 
 /*
- * Two updaters replace elements of a shared list flat out and free the
- * old ones with rculist_free_rcu(); two readers walk it and check every
- * element they reach: its magic, its key, and that neither changes while
- * they hold it (free() writes glibc's own links over the first two
- * words, and a reused block gets a new, unique key).
+ * Two updaters replace elements of a shared list flat out and retire the
+ * old ones (rculist_free_rcu() and rculist_call_rcu() in turn); two
+ * readers walk it and check every element they reach: its magic, its key
+ * and payload, and that they do not change while held (free() writes
+ * glibc's own links over the first words, a reused block gets a new
+ * key).  The run of tests/torture/limit_run.h, with no limit and its
+ * stalled reader let go at once; the list is checked whole at the end.
  */
-#define CONC_LEN      32
-#define CONC_UPDATES  100000
-#define CONC_READERS  2
-#define CONC_UPDATERS 2
-#define LIVE_MAGIC    0x11fe11fe11feUL
-
-struct celem {
-	unsigned long magic;
-	long key;
-	struct cds_list_head link;
-	struct rcu_head rcu;
-	unsigned char payload[24];
-};
-
-static struct {
-	struct cds_list_head head;
-	pthread_mutex_t lock;
-	long next_key;
-	int stop;
-	unsigned long walks, bad;
-	int walking; /* readers that have made a walk */
-	long bad_key;
-	unsigned long bad_magic;
-} cl = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static struct celem *celem_new(void)
-{
-	struct celem *e = blk_alloc(sizeof(*e));
-
-	e->magic = LIVE_MAGIC;
-	e->key = __atomic_fetch_add(&cl.next_key, 1, __ATOMIC_RELAXED);
-	memset(e->payload, (unsigned char)e->key, sizeof(e->payload));
-	return e;
-}
-
-static int celem_ok(const struct celem *e, long key)
-{
-	size_t i;
-
-	if (__atomic_load_n(&e->magic, __ATOMIC_RELAXED) != LIVE_MAGIC ||
-	    __atomic_load_n(&e->key, __ATOMIC_RELAXED) != key)
-		return 0;
-	for (i = 0; i < sizeof(e->payload); i++)
-		if (__atomic_load_n(&e->payload[i], __ATOMIC_RELAXED) !=
-		    (unsigned char)key)
-			return 0;
-	return 1;
-}
-
-static void *poison_reader(void *arg)
-{
-	struct celem *e;
-	unsigned long walks = 0, bad = 0;
-	long key;
-	int n;
-
-	(void)arg;
-	rculist_register_thread();
-	while (!__atomic_load_n(&cl.stop, __ATOMIC_ACQUIRE)) {
-		rculist_read_lock();
-		n = 0;
-		cds_list_for_each_entry_rcu(e, &cl.head, link) {
-			key = __atomic_load_n(&e->key, __ATOMIC_RELAXED);
-			if (!celem_ok(e, key) ||
-			    (sched_yield(), !celem_ok(e, key))) {
-				if (!bad++) {
-					cl.bad_key = key;
-					cl.bad_magic = e->magic;
-				}
-				break;
-			}
-			if (++n > 2 * CONC_LEN) {
-				bad++;
-				break;
-			}
-		}
-		rculist_read_unlock();
-		rculist_quiescent_state();
-		if (!walks++)
-			__atomic_add_fetch(&cl.walking, 1, __ATOMIC_RELAXED);
-	}
-	rculist_unregister_thread();
-	__atomic_add_fetch(&cl.walks, walks, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&cl.bad, bad, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *replacing_updater(void *arg)
-{
-	struct celem *old, *e;
-	unsigned long r = (unsigned long)(intptr_t)arg * 2654435761UL + 1;
-	long i, pos;
-
-	for (i = 0; i < CONC_UPDATES; i++) {
-		e = celem_new();
-		r = r * 6364136223846793005UL + 1442695040888963407UL;
-		pthread_mutex_lock(&cl.lock);
-		pos = (long)((r >> 33) % CONC_LEN);
-		cds_list_for_each_entry(old, &cl.head, link)
-			if (!pos--)
-				break;
-		cds_list_replace_rcu(&old->link, &e->link);
-		pthread_mutex_unlock(&cl.lock);
-		rculist_free_rcu(old, rcu);
-	}
-	return NULL;
-}
-
 Test(reclaim, concurrent_updaters_free_while_readers_check, .timeout = 60)
 {
-	pthread_t rd[CONC_READERS], up[CONC_UPDATERS];
-	long baseline = warm_baseline(), keys[CONC_LEN];
-	struct celem *e, *tmp;
-	int i, n = 0;
+	long baseline = warm_baseline();
+	struct lr_result r;
+	char why[256];
 
-	CDS_INIT_LIST_HEAD(&cl.head);
-	for (i = 0; i < CONC_LEN; i++)
-		cds_list_add_tail(&celem_new()->link, &cl.head);
-	for (i = 0; i < CONC_READERS; i++)
-		cr_assert_eq(pthread_create(&rd[i], NULL, poison_reader, NULL),
-			     0);
-	/*
-	 * The updates begin once every reader walks: on a loaded machine a
-	 * reader may get no turn for a while (20 s at most).
-	 */
-	for (i = 0; i < 20000 && __atomic_load_n(&cl.walking, __ATOMIC_RELAXED) <
-					 CONC_READERS;
-	     i++)
-		usleep(1000);
-	cr_assert_eq(__atomic_load_n(&cl.walking, __ATOMIC_RELAXED),
-		     CONC_READERS, "no progress: %d of %d readers walked in 20 s",
-		     cl.walking, CONC_READERS);
-	for (i = 0; i < CONC_UPDATERS; i++)
-		cr_assert_eq(pthread_create(&up[i], NULL, replacing_updater,
-					    (void *)(intptr_t)i),
-			     0);
-	for (i = 0; i < CONC_UPDATERS; i++)
-		cr_assert_eq(pthread_join(up[i], NULL), 0);
-	__atomic_store_n(&cl.stop, 1, __ATOMIC_RELEASE);
-	for (i = 0; i < CONC_READERS; i++)
-		cr_assert_eq(pthread_join(rd[i], NULL), 0);
-
-	cr_log_info("%lu walks, %lu bad", cl.walks, cl.bad);
-	cr_assert_eq(cl.bad, 0,
-		     "%lu walks reached a freed or reused element (key %ld, magic %#lx)",
-		     cl.bad, cl.bad_key, cl.bad_magic);
-	cr_assert_gt(cl.walks, 0);
-	/* The whole list: well linked both ways, CONC_LEN distinct keys. */
-	cr_assert(rculist_list_check(&cl.head));
-	cds_list_for_each_entry(e, &cl.head, link) {
-		cr_assert_lt(n, CONC_LEN);
-		cr_assert(celem_ok(e, e->key));
-		keys[n++] = e->key;
-	}
-	cr_assert_eq(n, CONC_LEN);
-	n = 0;
-	cds_list_for_each_entry_reverse(e, &cl.head, link)
-		cr_assert_eq(e->key, keys[CONC_LEN - 1 - n++]);
-	for (i = 0; i < CONC_LEN; i++)
-		for (n = 0; n < i; n++)
-			cr_assert_neq(keys[n], keys[i], "key %ld twice", keys[i]);
-	cds_list_for_each_entry_safe(e, tmp, &cl.head, link) {
-		cds_list_del(&e->link);
-		rculist_free_rcu(e, rcu);
-	}
-	check_no_leak(baseline, "2 updaters x 10^5 replacements");
+	cr_assert_eq(lr_run(0, 0.0, 0, 1.0, &r), 0);
+	cr_log_info("%lu retired, %lu walks", r.retired, r.walks);
+	cr_assert_not(lr_verdict(&r, 0, 0, why, sizeof(why)), "%s", why);
+	cr_assert_gt(r.retired, 1000);
+	check_no_leak(baseline, "2 updaters for 1 s");
 }
 
 /*
