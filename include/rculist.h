@@ -4,6 +4,8 @@
  *
  *   struct cds_list_head                circular doubly linked lists
  *   struct cds_hlist_head/_node         linear lists, one-pointer heads
+ *   CDS_DEFINE_HASHTABLE(), cds_hash_*  fixed-size tables of hlists, the
+ *                                       kernel's <linux/hashtable.h>
  *
  * Plain operations (the caller owns the list) and _rcu operations (RCU
  * readers may walk the list concurrently), the names and arguments of
@@ -46,6 +48,7 @@
 #include "rculist/hlist.h"
 #include "rculist/hlist_rcu.h"
 #include "rculist/nulls.h"
+#include "rculist/hashtable.h"
 #include "rculist/debug_api.h"
 
 #endif /* liburcu's list headers not included first */

@@ -303,6 +303,12 @@ RCULIST__END_DECLS
 #define cds_hlist_replace_rcu(old, newn)				\
 	RCULIST__DEBUG_OP(cds_hlist_replace_rcu, cds_hlist_replace_rcu(old, newn))
 
+/* <rculist/hashtable.h>: cds_hash_add*() expand to the hlist wrappers above */
+#define cds_hash_del(node)						\
+	RCULIST__DEBUG_OP(cds_hash_del, cds_hash_del(node))
+#define cds_hash_del_rcu(node)						\
+	RCULIST__DEBUG_OP(cds_hash_del_rcu, cds_hash_del_rcu(node))
+
 /*
  * <rculist/runtime.h>: the read side, checked.  They replace the inlined
  * read side of RCULIST_INLINE_<FLAVOUR> too: the checking functions call
