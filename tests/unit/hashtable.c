@@ -721,6 +721,27 @@ static int ct_check(struct conc_reader *r, const struct conc_elem *e,
 	return 1;
 }
 
+/*
+ * On the walk's pause element (conc_walk_begin() chose it), stand on @e
+ * until the updater has made CT_HOLD updates (2 ms at most: it may be
+ * waiting for this very reader), then check @e again: an element reached
+ * inside a read-side section must not be poisoned before the section
+ * ends, whatever was deleted and retired meanwhile.  0 if it was.
+ */
+#define CT_HOLD 8
+static int ct_hold(struct conc_reader *r, const struct conc_elem *e, long n)
+{
+	unsigned long seq = __atomic_load_n(&conc_updates, __ATOMIC_RELAXED);
+	double until = conc_now() + 0.002;
+
+	if (n != r->pause_at)
+		return 1;
+	while (__atomic_load_n(&conc_updates, __ATOMIC_RELAXED) - seq < CT_HOLD &&
+	       conc_now() < until)
+		sched_yield();
+	return conc_check_elem(r, e, CT_KEYS);
+}
+
 /* A lookup of one key: its whole bucket, with the _rcu lookup iterator. */
 static void ct_lookup(struct conc_reader *r)
 {
@@ -730,9 +751,8 @@ static void ct_lookup(struct conc_reader *r)
 	struct conc_elem *e;
 
 	cds_hash_for_each_possible_rcu(ct, e, hnode, want) {
-		if (!ct_check(r, e, b, &seen))
+		if (!ct_check(r, e, b, &seen) || !ct_hold(r, e, n++))
 			return;
-		conc_pause_point(r, n++);
 	}
 	if (CT_PINNED(want) && !(seen & (1ULL << want)))
 		conc_violation(r, "walk %lu: pinned key %ld not found", r->walks,
@@ -749,9 +769,8 @@ static void ct_walk_all(struct conc_reader *r)
 	int bkt;
 
 	cds_hash_for_each_rcu(ct, bkt, e, hnode) {
-		if (!ct_check(r, e, (uint32_t)bkt, &seen))
+		if (!ct_check(r, e, (uint32_t)bkt, &seen) || !ct_hold(r, e, n++))
 			return;
-		conc_pause_point(r, n++ % 8);
 	}
 	for (k = 0; k < CT_KEYS; k += 8)
 		pinned |= 1ULL << k;
@@ -824,13 +843,14 @@ static void ct_run(enum conc_mode mode)
 {
 	static struct ctable t;
 	struct conc_reader r[2] = {
-		{ .walk = ct_lookup, .arg = &t, .param = 0 },
-		{ .walk = ct_walk_all, .arg = &t, .param = 3 },
+		{ .walk = ct_lookup, .arg = &t, .param = 0, .pause_every = 8 },
+		{ .walk = ct_walk_all, .arg = &t, .param = 3, .pause_every = 8 },
 	};
 	long k;
 
 	pthread_mutex_init(&t.lock, NULL);
 	t.rc.mode = mode;
+	t.rc.batch_max = 4; /* CONC_SYNC: retired elements poisoned soon */
 	t.rnd = 0x2545f4914f6cdd1dULL;
 	for (k = 0; k < CT_KEYS; k += 8) {
 		t.present[k] = conc_elem_new(k);
@@ -840,6 +860,8 @@ static void ct_run(enum conc_mode mode)
 	conc_update_for(0.4, 20, r, 2, ct_step, &t);
 	conc_readers_stop(r, 2);
 	conc_reclaim_finish(&t.rc);
+	cr_log_info("updater: %lu adds, %lu deletes, %lu grace periods",
+		    t.adds, t.dels, t.rc.grace_periods);
 	cr_assert_gt(t.adds, 0);
 	cr_assert_gt(t.dels, 0);
 	ct_check_final(&t);
