@@ -42,19 +42,22 @@
 #include <urcu/rculfhash.h>
 
 /* liburcu's flavour structure, urcu_<BENCH_FLAVOR>_flavor */
-#define HASH_CAT2(a, b, c)	a##b##c
-#define HASH_CAT(a, b, c)	HASH_CAT2(a, b, c)
-#define URCU_FLAVOR		HASH_CAT(urcu_, BENCH_FLAVOR, _flavor)
+#define HASH_CAT2(a, b, c) a##b##c
+#define HASH_CAT(a, b, c)  HASH_CAT2(a, b, c)
+#define URCU_FLAVOR	   HASH_CAT(urcu_, BENCH_FLAVOR, _flavor)
 
 /* liburcu's container_of casts away const (clang -Wcast-qual): theirs. */
 #pragma GCC diagnostic ignored "-Wcast-qual"
 
-#define HASH_BITS 16
+#define HASH_BITS   16
 #define MAX_READERS 2
 
 enum impl { RCULIST, LFHT, LFHT_RESIZE, RWLOCK, NIMPL };
 static const char *const impl_name[NIMPL] = {
-	"rculist", "rculfhash", "rculfhash-resize", "rwlock",
+	"rculist",
+	"rculfhash",
+	"rculfhash-resize",
+	"rwlock",
 };
 
 /* The elements: a key, a value, the table's link (and an rcu_head). */
@@ -143,7 +146,8 @@ static int lookup(unsigned long key)
 		cds_lfht_lookup(lfht, lfht_hash(key), lfht_match, &key, &iter);
 		if (cds_lfht_iter_get_node(&iter))
 			found = caa_container_of(cds_lfht_iter_get_node(&iter),
-						 struct lelem, node)->val == key;
+						 struct lelem, node)
+					->val == key;
 		rculist_read_unlock();
 		break;
 	default:
@@ -270,7 +274,8 @@ static void *reader_main(void *arg)
 		rculist_register_thread();
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		for (i = 0; i < 256; i++)
-			hits += (unsigned long)lookup(key_of(next_rand(&me->seed) % nkeys));
+			hits += (unsigned long)lookup(
+				key_of(next_rand(&me->seed) % nkeys));
 		ops += 256;
 		if (uses_rcu())
 			rculist_quiescent_state();
@@ -334,7 +339,8 @@ static double others_cpu(void)
 	mine = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	return (double)(user + nice + sys + irq + softirq + steal) /
-		       (double)sysconf(_SC_CLK_TCK) - mine;
+		       (double)sysconf(_SC_CLK_TCK) -
+	       mine;
 }
 
 /* Build the table of @impl with every key; the bytes it took per key. */
@@ -360,8 +366,10 @@ static double build(enum impl impl)
 		 */
 		lfht = cds_lfht_new_flavor(1UL << HASH_BITS, 1UL << HASH_BITS,
 					   impl == LFHT ? 1UL << HASH_BITS : 0,
-					   impl == LFHT ? 0 :
-					   CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+					   impl == LFHT ?
+						   0 :
+						   CDS_LFHT_AUTO_RESIZE |
+							   CDS_LFHT_ACCOUNTING,
 					   &URCU_FLAVOR, NULL);
 		if (!lfht)
 			abort();
@@ -403,9 +411,9 @@ static void teardown(void)
 	case LFHT_RESIZE:
 		rculist_register_thread();
 		rculist_read_lock();
-		cds_lfht_for_each_entry(lfht, &iter, l, node)
-			if (!cds_lfht_del(lfht, &l->node))
-				rculist_free_rcu(l, rcu);
+		cds_lfht_for_each_entry(lfht, &iter, l,
+					node) if (!cds_lfht_del(lfht, &l->node))
+			rculist_free_rcu(l, rcu);
 		rculist_read_unlock();
 		rculist_unregister_thread();
 		rculist_rcu_barrier();
@@ -433,12 +441,15 @@ static void run_case(int nreaders, int with_updater, double secs, double bytes)
 	o0 = others_cpu();
 	t0 = wall_now();
 	for (i = 0; i < nreaders; i++) {
-		readers[i].seed = 0x2545f4914f6cdd1dULL * (unsigned long long)(i + 1);
-		if (pthread_create(&readers[i].tid, NULL, reader_main, &readers[i]))
+		readers[i].seed =
+			0x2545f4914f6cdd1dULL * (unsigned long long)(i + 1);
+		if (pthread_create(&readers[i].tid, NULL, reader_main,
+				   &readers[i]))
 			abort();
 	}
 	updater.seed = 0x9e3779b97f4a7c15ULL;
-	if (with_updater && pthread_create(&updater.tid, NULL, updater_main, &updater))
+	if (with_updater &&
+	    pthread_create(&updater.tid, NULL, updater_main, &updater))
 		abort();
 	usleep((useconds_t)(secs * 1e6));
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);

@@ -103,8 +103,8 @@ static pthread_mutex_t list_lock[NLISTS];
 static struct cds_hlist_head buckets[NBUCKETS];
 static pthread_mutex_t bucket_lock[NBUCKETS];
 
-#define HTAB_BITS 4
-#define HTAB_KEYS 256
+#define HTAB_BITS      4
+#define HTAB_KEYS      256
 #define HTAB_PINNED(k) ((k) % 16 == 0)
 static CDS_DEFINE_HASHTABLE(htab, HTAB_BITS);
 static pthread_mutex_t htab_lock[1 << HTAB_BITS];
@@ -483,7 +483,8 @@ static void walk_htab_all(struct seen *s)
 		pinned += HTAB_PINNED(e->key);
 	}
 	if (pinned != HTAB_KEYS / 16)
-		violation(K_HASH, "pinned keys in a table walk", pinned, HTAB_KEYS / 16);
+		violation(K_HASH, "pinned keys in a table walk", pinned,
+			  HTAB_KEYS / 16);
 	count(C_HASH_WALKS, 1);
 	count(C_WALK_STEPS, (unsigned long)n);
 }
@@ -785,7 +786,8 @@ static void update_htab(unsigned int x)
 	if (e) {
 		cds_hash_del_rcu(&e->hnode);
 		if (cds_hash_hashed(&e->hnode))
-			violation(K_HASH, "hashed after cds_hash_del_rcu", key, 0);
+			violation(K_HASH, "hashed after cds_hash_del_rcu", key,
+				  0);
 		old = e;
 	} else {
 		e = elem_new(key);

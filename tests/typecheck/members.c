@@ -160,7 +160,6 @@ long tc_nulls(struct cds_hlist_nulls_head *nh)
 	rculist_read_unlock();
 	return sum;
 }
-/* clang-format on */
 
 /*
  * The hash table iterators: the whole-table and lookup walks are the
@@ -193,3 +192,4 @@ long tc_hash(void)
 	rculist_read_unlock();
 	return sum;
 }
+/* clang-format on */

@@ -34,14 +34,22 @@ struct hash_vector {
  * ones with every bit kept is 0x9e3779b9 in both widths.
  */
 static const struct hash_vector hash_32_vectors[] = {
-	{ 0, 32, 0 },		   { 1, 1, 0 },
-	{ 1, 4, 0x6 },		   { 1, 16, 0x61c8 },
-	{ 1, 31, 0x30e44323 },	   { 1, 32, 0x61c88647 },
-	{ 2, 1, 1 },		   { 2, 31, 0x61c88647 },
-	{ 2, 32, 0xc3910c8e },	   { 0x12345678, 10, 0x1de },
-	{ 0x12345678, 32, 0x7786cb48 }, { 0xdeadbeef, 16, 0x6dd9 },
-	{ 0xdeadbeef, 31, 0x36ec8724 }, { 0xffffffff, 1, 1 },
-	{ 0xffffffff, 10, 0x278 }, { 0xffffffff, 32, 0x9e3779b9 },
+	{ 0, 32, 0 },
+	{ 1, 1, 0 },
+	{ 1, 4, 0x6 },
+	{ 1, 16, 0x61c8 },
+	{ 1, 31, 0x30e44323 },
+	{ 1, 32, 0x61c88647 },
+	{ 2, 1, 1 },
+	{ 2, 31, 0x61c88647 },
+	{ 2, 32, 0xc3910c8e },
+	{ 0x12345678, 10, 0x1de },
+	{ 0x12345678, 32, 0x7786cb48 },
+	{ 0xdeadbeef, 16, 0x6dd9 },
+	{ 0xdeadbeef, 31, 0x36ec8724 },
+	{ 0xffffffff, 1, 1 },
+	{ 0xffffffff, 10, 0x278 },
+	{ 0xffffffff, 32, 0x9e3779b9 },
 };
 
 #if ULONG_MAX > 0xffffffffUL
@@ -80,7 +88,8 @@ Test(hashtable, hash_32_gives_the_kernels_values)
 		const struct hash_vector *v = &hash_32_vectors[i];
 		uint32_t got = cds_hash_32((uint32_t)v->val, v->bits);
 
-		cr_assert_eq(got, v->hash, "cds_hash_32(%#llx, %u) = %#x, want %#x",
+		cr_assert_eq(got, v->hash,
+			     "cds_hash_32(%#llx, %u) = %#x, want %#x",
 			     (unsigned long long)v->val, v->bits, got, v->hash);
 	}
 }
@@ -93,7 +102,8 @@ Test(hashtable, hash_64_gives_the_kernels_values)
 		const struct hash_vector *v = &hash_64_vectors[i];
 		uint32_t got = cds_hash_64(v->val, v->bits);
 
-		cr_assert_eq(got, v->hash, "cds_hash_64(%#llx, %u) = %#x, want %#x",
+		cr_assert_eq(got, v->hash,
+			     "cds_hash_64(%#llx, %u) = %#x, want %#x",
 			     (unsigned long long)v->val, v->bits, got, v->hash);
 	}
 }
@@ -139,8 +149,10 @@ Test(hashtable, hashes_fill_exactly_the_bits_asked_for)
 	for (k = 1; k <= 32; k++) {
 		uint32_t mask = (uint32_t)((2ULL << (k - 1)) - 1);
 
-		cr_assert_eq(or32[k], mask, "OR of cds_hash_32(, %u) = %#x", k, or32[k]);
-		cr_assert_eq(or64[k], mask, "OR of cds_hash_64(, %u) = %#x", k, or64[k]);
+		cr_assert_eq(or32[k], mask, "OR of cds_hash_32(, %u) = %#x", k,
+			     or32[k]);
+		cr_assert_eq(or64[k], mask, "OR of cds_hash_64(, %u) = %#x", k,
+			     or64[k]);
 	}
 }
 
@@ -172,9 +184,11 @@ Test(hashtable, hash_min_chooses_by_the_size_of_the_key)
 
 	cr_assert_neq(cds_hash_32(0xdeadbeef, 10), cds_hash_long(0xdeadbeef, 10));
 	cr_assert_eq(cds_hash_min(u, 10), cds_hash_32(0xdeadbeef, 10));
-	cr_assert_eq(cds_hash_min(ul, 10), sizeof(long) <= 4 ?
-		     cds_hash_32(0xdeadbeef, 10) : cds_hash_long(0xdeadbeef, 10));
-	cr_assert_eq(cds_hash_min(u64, 10), cds_hash_long((unsigned long)u64, 10));
+	cr_assert_eq(cds_hash_min(ul, 10),
+		     sizeof(long) <= 4 ? cds_hash_32(0xdeadbeef, 10) :
+					 cds_hash_long(0xdeadbeef, 10));
+	cr_assert_eq(cds_hash_min(u64, 10),
+		     cds_hash_long((unsigned long)u64, 10));
 	cr_assert_eq(cds_hash_min(us, 10), cds_hash_32(0xbeef, 10));
 	/* signed keys convert as the kernel's do: -3 is 0xfffffffd */
 	cr_assert_eq(cds_hash_min(sc, 10), cds_hash_32(0xfffffffdU, 10));
@@ -200,9 +214,9 @@ static void check_all_empty(const struct cds_hlist_head *t, size_t n,
 		cr_assert_null(t[i].next, "%s: bucket %zu not empty", where, i);
 }
 
-#define CHECK_TABLE_EMPTY(t)						\
-	do {								\
-		check_all_empty(t, CDS_HASH_SIZE(t), #t);		\
+#define CHECK_TABLE_EMPTY(t)                                                 \
+	do {                                                                 \
+		check_all_empty(t, CDS_HASH_SIZE(t), #t);                    \
 		cr_assert(cds_hash_empty(t), #t ": cds_hash_empty() false"); \
 	} while (0)
 
@@ -406,7 +420,8 @@ static void add_keys(struct cds_hlist_head *t, size_t bits, struct item *it)
 
 	for (i = 0; i < NOBJ; i++) {
 		it[i].key = i;
-		cds_hlist_add_head(&it[i].hnode, &t[cds_hash_32((uint32_t)i, (unsigned int)bits)]);
+		cds_hlist_add_head(&it[i].hnode,
+				   &t[cds_hash_32((uint32_t)i, (unsigned int)bits)]);
 	}
 }
 
@@ -414,8 +429,8 @@ static void add_keys(struct cds_hlist_head *t, size_t bits, struct item *it)
  * The walk a whole-table iterator must make: bucket by bucket, each
  * bucket from its head, read off the links by hand.
  */
-static size_t expected_walk(const struct cds_hlist_head *t, size_t n,
-			    int *keys, int *buckets)
+static size_t expected_walk(const struct cds_hlist_head *t, size_t n, int *keys,
+			    int *buckets)
 {
 	const struct cds_hlist_node *pos;
 	size_t b, len = 0;
@@ -567,7 +582,8 @@ Test(hashtable, for_each_possible_walks_the_keys_bucket_only)
 		cr_assert_null(x);
 		len = bucket_keys(&t[cds_hash_32((uint32_t)key, 2)], want);
 		cr_assert_gt(len, 1, "key %d: no collision to walk past", key);
-		cr_assert_eq(n, len, "key %d: %zu objects, expected %zu", key, n, len);
+		cr_assert_eq(n, len, "key %d: %zu objects, expected %zu", key,
+			     n, len);
 		cr_assert_arr_eq(seen, want, n * sizeof(seen[0]), "key %d", key);
 	}
 }
@@ -598,7 +614,8 @@ Test(hashtable, for_each_possible_rcu_walks_the_keys_bucket_only)
 		cr_assert_eq(m, len, "key %d", key);
 		cr_assert_eq(c, len, "key %d", key);
 		cr_assert_arr_eq(seen, want, n * sizeof(seen[0]), "key %d", key);
-		cr_assert_arr_eq(notrace, want, m * sizeof(seen[0]), "key %d", key);
+		cr_assert_arr_eq(notrace, want, m * sizeof(seen[0]), "key %d",
+				 key);
 	}
 	rculist_read_unlock();
 	rculist_unregister_thread();
@@ -688,8 +705,8 @@ Test(hashtable, every_argument_is_evaluated_once)
  * cds_hash_del_rcu() wherever they are, then a grace period, poison and
  * free.
  */
-#define CT_BITS	 3
-#define CT_KEYS	 64
+#define CT_BITS	     3
+#define CT_KEYS	     64
 #define CT_PINNED(k) ((k) % 8 == 0)
 
 static CDS_DEFINE_HASHTABLE(ct, CT_BITS);
@@ -714,7 +731,8 @@ static int ct_check(struct conc_reader *r, const struct conc_elem *e,
 		return 0;
 	}
 	if (*seen & (1ULL << e->key)) {
-		conc_violation(r, "walk %lu: key %ld seen twice", r->walks, e->key);
+		conc_violation(r, "walk %lu: key %ld seen twice", r->walks,
+			       e->key);
 		return 0;
 	}
 	*seen |= 1ULL << e->key;
@@ -745,7 +763,8 @@ static int ct_hold(struct conc_reader *r, const struct conc_elem *e, long n)
 /* A lookup of one key: its whole bucket, with the _rcu lookup iterator. */
 static void ct_lookup(struct conc_reader *r)
 {
-	long want = (long)((r->walks * 7 + (unsigned long)r->param) % CT_KEYS), n = 0;
+	long want = (long)((r->walks * 7 + (unsigned long)r->param) % CT_KEYS),
+	     n = 0;
 	uint32_t b = cds_hash_min(want, CT_BITS);
 	uint64_t seen = 0;
 	struct conc_elem *e;
@@ -755,8 +774,8 @@ static void ct_lookup(struct conc_reader *r)
 			return;
 	}
 	if (CT_PINNED(want) && !(seen & (1ULL << want)))
-		conc_violation(r, "walk %lu: pinned key %ld not found", r->walks,
-			       want);
+		conc_violation(r, "walk %lu: pinned key %ld not found",
+			       r->walks, want);
 	r->elems += (unsigned long)n;
 }
 
@@ -775,8 +794,8 @@ static void ct_walk_all(struct conc_reader *r)
 	for (k = 0; k < CT_KEYS; k += 8)
 		pinned |= 1ULL << k;
 	if ((seen & pinned) != pinned)
-		conc_violation(r, "walk %lu: pinned keys %#llx missing", r->walks,
-			       (unsigned long long)(pinned & ~seen));
+		conc_violation(r, "walk %lu: pinned keys %#llx missing",
+			       r->walks, (unsigned long long)(pinned & ~seen));
 	r->elems += (unsigned long)n;
 }
 
@@ -860,8 +879,8 @@ static void ct_run(enum conc_mode mode)
 	conc_update_for(0.4, 20, r, 2, ct_step, &t);
 	conc_readers_stop(r, 2);
 	conc_reclaim_finish(&t.rc);
-	cr_log_info("updater: %lu adds, %lu deletes, %lu grace periods",
-		    t.adds, t.dels, t.rc.grace_periods);
+	cr_log_info("updater: %lu adds, %lu deletes, %lu grace periods", t.adds,
+		    t.dels, t.rc.grace_periods);
 	cr_assert_gt(t.adds, 0);
 	cr_assert_gt(t.dels, 0);
 	ct_check_final(&t);
