@@ -99,8 +99,12 @@ lib_a  = $(LIBDIR_B)/librculist-$(1).a
 lib_so = $(LIBDIR_B)/librculist-$(1).so
 LIBS_A  := $(foreach f,$(FLAVORS),$(call lib_a,$(f)))
 LIBS_SO := $(foreach f,$(FLAVORS),$(call lib_so,$(f)).$(VERSION))
-PCS     := $(foreach f,$(FLAVORS),$(B)/pkgconfig/rculist-$(f).pc)
-CMAKE_CFGS := $(B)/cmake/rculist-config.cmake $(B)/cmake/rculist-config-version.cmake
+# The files that carry install directories (.pc, CMake package) live in
+# GEN_B: check-adopt installs to temporary prefixes with a GEN_B of its
+# own, leaving build/pkgconfig alone for the checks running beside it.
+GEN_B   ?= $(B)
+PCS     := $(foreach f,$(FLAVORS),$(GEN_B)/pkgconfig/rculist-$(f).pc)
+CMAKE_CFGS := $(GEN_B)/cmake/rculist-config.cmake $(GEN_B)/cmake/rculist-config-version.cmake
 
 .PHONY: all lib help deps check install uninstall clean
 .DEFAULT_GOAL := all
@@ -199,13 +203,13 @@ dev_link_script = { \
 # the package where liburcu was found): a stamp holding them is rewritten,
 # and the files regenerated, when PREFIX & co. or liburcu's place change.
 PC_DIRS = $(prefix):$(libdir):$(includedir):$(URCU_LIBDIR):$(URCU_INCLUDEDIR)
-$(B)/pkgconfig/.dirs: FORCE | $(B)/.deps
+$(GEN_B)/pkgconfig/.dirs: FORCE | $(B)/.deps
 	$(Q)mkdir -p $(dir $@)
 	$(Q)[ "$$(cat $@ 2>/dev/null)" = '$(PC_DIRS)' ] || echo '$(PC_DIRS)' > $@
 .PHONY: FORCE
 FORCE:
 
-$(B)/pkgconfig/rculist-%.pc: core/rculist.pc.in $(VERSION_H) $(B)/pkgconfig/.dirs
+$(GEN_B)/pkgconfig/rculist-%.pc: core/rculist.pc.in $(VERSION_H) $(GEN_B)/pkgconfig/.dirs
 	$(call quiet,GEN,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
@@ -215,7 +219,7 @@ $(B)/pkgconfig/rculist-%.pc: core/rculist.pc.in $(VERSION_H) $(B)/pkgconfig/.dir
 # The CMake package: find_package(rculist), imported targets rculist::<f>
 # and rculist::<f>_static (core/rculist-config.cmake.in).
 SIZEOF_VOID_P = $(shell $(CC) -dM -E -x c /dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
-$(B)/cmake/rculist-%.cmake: core/rculist-%.cmake.in $(VERSION_H) $(B)/pkgconfig/.dirs
+$(GEN_B)/cmake/rculist-%.cmake: core/rculist-%.cmake.in $(VERSION_H) $(GEN_B)/pkgconfig/.dirs
 	$(call quiet,GEN,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)sed -e 's|@libdir@|$(libdir)|g' -e 's|@includedir@|$(includedir)|g' \
@@ -254,27 +258,74 @@ UNIT_TIMEOUT ?= 300
 # compiler in .ci/run, check-urcu-prefix) make fewer (REPEAT_FORKS).
 UNIT_FORKS   ?= 1000
 REPEAT_FORKS ?= 100
+# UNIT_FILTER: a Criterion --filter for a representative run (the
+# liburcu copy of check-urcu-prefix runs the quick suites only).
+UNIT_FILTER  ?=
 $(FLAVORS:%=check-unit-%): check-unit-%: $(B)/tests/%/unit
-	@echo "== unit tests, flavour $*"
-	$(Q)RCULIST_TEST_FORKS=$(UNIT_FORKS) timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2; st=$$?; \
+	@echo "== unit tests, flavour $*$(if $(UNIT_FILTER), (--filter '$(UNIT_FILTER)'))"
+	$(Q)RCULIST_TEST_FORKS=$(UNIT_FORKS) timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2 \
+		$(if $(UNIT_FILTER),--filter '$(UNIT_FILTER)'); st=$$?; \
 	if [ $$st -eq 124 ] || [ $$st -eq 137 ]; then \
 		echo "check-unit-$*: the suite did not end within $(UNIT_TIMEOUT) s (a test hangs)" >&2; fi; \
 	exit $$st
 
-# Each check in turn, with the seconds it took.  CHECKS_SKIP leaves some
-# out: .ci/run's second compiler skips CC_NEUTRAL_CHECKS (below), which
-# build with fixed compilers of their own or with none.  The checks in
-# CHECKS_PARALLEL only compile, each result in a file of its own: they
-# run two jobs at once (the others run tests whose timing matters).
+# ---------------------------------------------------------- make check
+# The checks run CHECK_JOBS at a time (make -j, one job slot each; a
+# check's own sub-make builds with the slots left), longest first
+# (CHECKS_LONG), each check's output kept in build/check/<check>.log and
+# printed whole when it ends.  What several checks share is built first,
+# once, by CHECK_PREP (the libraries, the suites, the man pages, and the
+# packages the checks install: two apt-get at once would fight over
+# dpkg's lock); a fragment adds to it what its check shares with others.
+# At the end, a table: each check's wall and CPU seconds (its processes
+# and their children) and its verdict; every check runs (make -k) so that
+# one failure does not hide another.
+# CHECKS_SKIP leaves some out: .ci/run's second compiler skips
+# CC_NEUTRAL_CHECKS (below), which build with fixed compilers of their
+# own or with none.
+# CHECKS_FULL: the long variants (make check-full runs them after make
+# check; fragments add to it).
+NPROC      := $(shell nproc 2>/dev/null || echo 2)
+CHECK_JOBS ?= $(NPROC)
 CHECKS_SKIP ?=
-CHECKS_PARALLEL := check-typecheck
-check: ## Run every test (what CI runs)
+CHECKS_FULL ?=
+CHECKS_LONG := check-unit check-urcu-prefix check-debug check-examples
+CHECK_PREP  = lib man $(foreach f,$(FLAVORS),$(call test_bin,$(f)))
+CHECK_B    := $(B)/check
+CHECKS_RUN  = $(filter-out $(CHECKS_SKIP),$(filter $(CHECKS),$(CHECKS_LONG)) \
+	$(filter-out $(CHECKS_LONG),$(CHECKS)))
+
+.PHONY: check-prep check-table $(CHECKS:%=check-timed-%)
+check: ## Run every test (what CI runs), CHECK_JOBS at a time, with a table of seconds
 	$(Q)$(MAKE) --no-print-directory deps-tools
-	$(Q)for c in $(filter-out $(CHECKS_SKIP),$(CHECKS)); do t0=$$(date +%s); j=; \
-		case ' $(CHECKS_PARALLEL) ' in *" $$c "*) j=-j2;; esac; \
-		$(MAKE) --no-print-directory $$j $$c || { echo "make check: $$c failed" >&2; exit 1; }; \
-		echo "   ($$c: $$(($$(date +%s) - t0)) s)"; \
-	done
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-prep
+	$(Q)rm -rf $(CHECK_B) && mkdir -p $(CHECK_B)
+	@echo "== make check: $(words $(CHECKS_RUN)) checks, $(CHECK_JOBS) at a time"
+	$(Q)$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget \
+		$(CHECKS_RUN:%=check-timed-%); \
+	$(MAKE) --no-print-directory check-table CHECK_TABLE='$(CHECKS_RUN)'
+
+check-prep: $(CHECK_PREP)
+
+# One check, timed by bash (wall, user + system CPU of everything it
+# ran), its output in a log printed once it ends.
+$(CHECKS:%=check-timed-%): check-timed-%:
+	$(Q)bash -c 'TIMEFORMAT="%R %U %S"; time { $(MAKE) --no-print-directory $* \
+		>$(CHECK_B)/$*.log 2>&1; echo $$? > $(CHECK_B)/$*.status; }' \
+		2>$(CHECK_B)/$*.time
+	$(Q)cat $(CHECK_B)/$*.log; st=$$(cat $(CHECK_B)/$*.status); \
+	[ "$$st" = 0 ] || { echo "make check: $* failed (status $$st; log: $(CHECK_B)/$*.log)" >&2; exit 1; }
+
+# The table of seconds, and the verdict: every check named passed.
+CHECK_TABLE ?= $(CHECKS_RUN)
+check-table:
+	@echo "== make check: seconds per check (wall; CPU: user + system of all its processes)"
+	$(Q)for c in $(CHECK_TABLE); do \
+		echo "$$c $$(cat $(CHECK_B)/$$c.status 2>/dev/null || echo -) $$(tail -n 1 $(CHECK_B)/$$c.time 2>/dev/null)"; \
+	done | awk '{ v = $$2 == "0" ? "ok" : "FAILED (" $$2 ")"; if ($$2 != "0") bad = bad " " $$1; \
+		printf "   %-24s %6.0f s %6.0f s CPU  %s\n", $$1, $$3, $$4 + $$5, v; cpu += $$4 + $$5 } \
+		END { printf "   %-24s %6s   %6.0f s CPU\n", "(sum)", "", cpu; \
+		      if (bad != "") { print "== make check: FAILED:" bad > "/dev/stderr"; exit 1 } }'
 	@echo "== make check: all passed"
 
 # -------------------------------------------------------------- install

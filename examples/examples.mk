@@ -111,12 +111,18 @@ check-plugins: check-plugins-run
 # through their rcu_head, an interior pointer: "possibly lost", not
 # errors.  A child of fork() is silent (--child-silent-after-fork): it
 # exits holding blocks of threads that did not follow it, and the host
-# reads its verdict through a pipe.  make check runs the no-RCU host and an rculist-memb one
-# (about 10 and 15 s each); PLUGIN_VG_HOSTS='$(HOST_KINDS)' runs them all.
-# PLUGIN_VG_CYCLES: the unload cycles under memcheck (.ci/run's second
-# compiler makes 20: its plugins under memcheck take 35-60 s per 100).
+# reads its verdict through a pipe.  make check runs the no-RCU host and
+# an rculist-memb one, 20 unload cycles each (PLUGIN_VG_CYCLES: a leak or
+# a use after unload shows in the first cycles; 100 took 35-60 s per
+# host here); make check-full runs every host kind, 100 cycles each
+# (check-plugins-valgrind-full).
 PLUGIN_VG_HOSTS ?= none memb
-PLUGIN_VG_CYCLES ?= $(PLUGIN_CYCLES)
+PLUGIN_VG_CYCLES ?= 20
+CHECKS_FULL += check-plugins-valgrind-full
+.PHONY: check-plugins-valgrind-full
+check-plugins-valgrind-full: ## Every host kind's plugin unload cycles under memcheck, 100 each (make check-full)
+	$(Q)$(MAKE) --no-print-directory check-plugins-valgrind \
+		PLUGIN_VG_HOSTS='$(HOST_KINDS)' PLUGIN_VG_CYCLES=$(PLUGIN_CYCLES)
 PL_VG = valgrind -q --error-exitcode=99 --leak-check=full --suppressions=core/rculist.supp \
 	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
 	--child-silent-after-fork=yes --fair-sched=yes

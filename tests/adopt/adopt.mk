@@ -19,7 +19,7 @@ adopt_pc = $$(pkg-config $(2) --cflags --libs rculist-$(1))
 check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-config, uninstall
 	@echo "== adopt: make install PREFIX=$(ADOPT_TMP)/prefix, examples via pkg-config"
 	$(Q)rm -rf $(ADOPT_TMP) && mkdir -p $(ADOPT_TMP)/out
-	$(Q)$(MAKE) --no-print-directory install PREFIX=$(ADOPT_TMP)/prefix >/dev/null
+	$(Q)$(MAKE) --no-print-directory install PREFIX=$(ADOPT_TMP)/prefix GEN_B=$(ADOPT_TMP)/gen >/dev/null
 	$(Q)pfx=$(ADOPT_TMP)/prefix; out=$(ADOPT_TMP)/out; set -e; \
 	export PKG_CONFIG_PATH=$$pfx/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}; \
 	for f in $(FLAVORS); do \
@@ -81,7 +81,7 @@ check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-co
 	$(Q)left=$$(find $(ADOPT_TMP)/prefix ! -type d); \
 	[ -z "$$left" ] || { echo "left after uninstall:" $$left >&2; exit 1; }
 	@echo "== adopt: DESTDIR=$(ADOPT_TMP)/stage PREFIX=/usr, then uninstall"
-	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(ADOPT_TMP)/stage PREFIX=/usr >/dev/null
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(ADOPT_TMP)/stage PREFIX=/usr GEN_B=$(ADOPT_TMP)/gen >/dev/null
 	$(Q)test -f $(ADOPT_TMP)/stage/usr/include/rculist.h && \
 	    test -f $(ADOPT_TMP)/stage/usr/lib/pkgconfig/rculist-qsbr.pc && \
 	    grep -q '^prefix=/usr$$' $(ADOPT_TMP)/stage/usr/lib/pkgconfig/rculist-qsbr.pc || \
@@ -90,8 +90,6 @@ check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-co
 	$(Q)left=$$(find $(ADOPT_TMP)/stage ! -type d); \
 	[ -z "$$left" ] || { echo "left after DESTDIR uninstall:" $$left >&2; exit 1; }
 	$(Q)rm -rf $(ADOPT_TMP)
-	@# Leave build/pkgconfig as a plain `make` would have it.
-	$(Q)$(MAKE) --no-print-directory lib >/dev/null
 
 # ------------------------------------------------------------- tooling
 # clang-format must leave these unchanged (`make format-check` fails and

@@ -18,6 +18,7 @@
 # tests/memorder/ops.c with their expectations; tests/memorder/check.py
 # reads the aarch64 assembly.  Nothing is linked or run.
 CHECKS += check-memory-order
+CHECK_PREP += deps-memorder
 
 MO_B        := $(B)/memorder
 MO_HEADERS  := include/rculist/list_rcu.h include/rculist/hlist_rcu.h include/rculist/nulls.h

@@ -14,6 +14,7 @@
 # release store of that operation made plain), gp splice_gp (a grace
 # period that does not wait), deref (relaxed reader loads).
 CHECKS += check-model
+CHECK_PREP += deps-model
 
 MODEL_B          := $(B)/model
 MODEL_SRC        := tests/model/list.pml

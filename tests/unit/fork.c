@@ -32,54 +32,114 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Wait for @pid up to @ms: its exit status, or -1 (killed: it hung). */
-static int wait_bounded(pid_t pid, long ms)
+/*
+ * A child's verdict comes back through a pipe, written just before it
+ * exits: under valgrind its exit status is memcheck's (99 when the leak
+ * check at its _exit() counts blocks that threads which did not follow
+ * the fork held in their registers: a malloc() not yet handed to
+ * rculist_free_rcu(), say), not the child's own.
+ */
+struct child {
+	pid_t pid;
+	int fd;	    /* the read end of its verdict pipe */
+	int number; /* which fork it was */
+};
+
+/* In a child: send @v to the parent and exit with it. */
+static void child_exit(int fd, int v)
 {
-	int status;
-	long waited;
+	unsigned char c = (unsigned char)v;
 
-	for (waited = 0; waited < ms; waited++) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-		sleep_ms(1);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	return -1;
+	if (write(fd, &c, 1) != 1)
+		_exit(3);
+	_exit(v);
 }
 
-/* In a child: free one block through RCU, wait for it, exit. */
-static void child_frees(void)
+/* Fork a child that runs @fn and reports what it returns (pid -1: none). */
+static struct child child_start(int (*fn)(void), int number)
+{
+	struct child c = { .pid = -1, .fd = -1, .number = number };
+	int fd[2];
+
+	if (pipe(fd))
+		return c;
+	c.pid = fork();
+	if (c.pid == 0) {
+		close(fd[0]);
+		child_exit(fd[1], fn());
+	}
+	close(fd[1]);
+	c.fd = fd[0];
+	return c;
+}
+
+/*
+ * Wait for @c up to @ms: its verdict (what it sent), -1 if it hung (it
+ * is killed), 128 if it died without sending one, -2 if it was never
+ * forked.
+ */
+static int child_wait(struct child *c, long ms)
+{
+	unsigned char v;
+	int status, r = -1;
+	long waited;
+
+	if (c->pid < 0) {
+		if (c->fd >= 0)
+			close(c->fd);
+		return -2;
+	}
+	for (waited = 0; waited < ms; waited++) {
+		if (waitpid(c->pid, &status, WNOHANG) == c->pid) {
+			r = read(c->fd, &v, 1) == 1 ? v : 128;
+			break;
+		}
+		sleep_ms(1);
+	}
+	if (r == -1) {
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, &status, 0);
+	}
+	close(c->fd);
+	return r;
+}
+
+/* In a child: free one block through RCU, wait for it; 0. */
+static int child_frees(void)
 {
 	struct item *p = malloc(sizeof(*p));
 
 	if (!p)
-		_exit(2);
+		return 2;
 	rculist_free_rcu(p, rcu);
 	rculist_rcu_barrier();
-	_exit(0);
+	return 0;
 }
 
 /*
- * Fork @forks children, one at a time, each running @child (which
- * exits: 0 on success); each must exit 0 within 10 s.
+ * Fork @forks children, each running @child, FORK_INFLIGHT of them at a
+ * time: a child spends most of its life asleep, waiting for liburcu's
+ * call_rcu thread (about 25 ms), and the parent's threads would spin
+ * meanwhile; with several children in flight the same forks cost a
+ * fraction of the time.  Each must send 0 within 10 s of being waited for.
  */
-static void fork_children(int forks, void (*child)(void))
+#define FORK_INFLIGHT 16
+
+static void fork_children(int forks, int (*child)(void))
 {
-	int i, st;
+	struct child c[FORK_INFLIGHT];
+	int i, k, st;
 
-	for (i = 0; i < forks; i++) {
-		pid_t pid = fork();
-
-		if (pid == 0)
-			child();
-		cr_assert_geq(pid, 0);
-		st = wait_bounded(pid, 10000);
-		cr_assert_eq(st, 0,
-			     "fork %d of %d: child status %d (-1: hung, killed after 10 s; 2: out of memory; 5: its callback never ran)",
-			     i, forks, st);
+	for (i = 0; i < forks + FORK_INFLIGHT; i++) {
+		k = i % FORK_INFLIGHT;
+		if (i >= FORK_INFLIGHT) {
+			st = child_wait(&c[k], 10000);
+			cr_assert_eq(st, 0,
+				     "fork %d of %d: child verdict %d (-1: hung, killed after 10 s; -2: fork failed; 2: out of memory; 5: its callback never ran; 128: died)",
+				     c[k].number, forks, st);
+		}
+		if (i < forks)
+			c[k] = child_start(child, i);
 	}
 }
 
@@ -104,25 +164,23 @@ static void *freer(void *arg)
 
 /*
  * In a fresh process: two threads make the process's first
- * rculist_free_rcu() calls while the main thread forks; each grandchild
- * frees and waits.  Exit status 0, or the failing step.
+ * rculist_free_rcu() calls while the main thread forks three grandchildren
+ * at once; each frees and waits.  0, or the failing step.
  */
 static int first_free_race(void)
 {
+	struct child c[3];
 	pthread_t t[2];
 	int i, bad = 0;
 
 	for (i = 0; i < 2; i++)
 		if (pthread_create(&t[i], NULL, freer, NULL))
 			return 3;
-	for (i = 0; i < 3; i++) {
-		pid_t pid = fork();
-
-		if (pid == 0)
-			child_frees();
-		if (pid < 0 || wait_bounded(pid, 10000) != 0)
+	for (i = 0; i < 3; i++)
+		c[i] = child_start(child_frees, i);
+	for (i = 0; i < 3; i++)
+		if (child_wait(&c[i], 10000) != 0)
 			bad = 4;
-	}
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
@@ -161,15 +219,11 @@ Test(fork, fork_during_first_free_rcu_does_not_deadlock, .timeout = 120)
 	int i, races = test_forks() / 10;
 
 	for (i = 0; i < races; i++) {
-		pid_t pid = fork();
-		int st;
+		struct child c = child_start(first_free_race, i);
+		int st = child_wait(&c, 20000);
 
-		if (pid == 0)
-			_exit(first_free_race());
-		cr_assert_geq(pid, 0);
-		st = wait_bounded(pid, 20000);
 		cr_assert_eq(st, 0,
-			     "race %d: status %d (-1: hung, killed after 20 s)",
+			     "race %d: verdict %d (-1: hung, killed after 20 s; -2: fork failed; 3: no thread; 4: a grandchild failed; 128: died)",
 			     i, st);
 	}
 }
@@ -238,13 +292,13 @@ static void *caller(void *arg)
 }
 
 /* In a child: one callback of its own, waited for; 0 once it ran. */
-static void child_calls_rcu(void)
+static int child_calls_rcu(void)
 {
 	struct flagged f = { .called = 0 };
 
 	rculist_call_rcu(&f.rcu, set_called);
 	rculist_rcu_barrier();
-	_exit(f.called ? 0 : 5);
+	return f.called ? 0 : 5;
 }
 
 Test(fork, forks_while_threads_call_rcu, .timeout = 120)

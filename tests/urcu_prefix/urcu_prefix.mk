@@ -16,12 +16,20 @@ CHECKS += check-urcu-prefix
 
 URCU_PFX_B := $(B)/urcu-prefix
 URCU_PFX   := $(abspath $(URCU_PFX_B))/liburcu
-# The parts of make check that compile, link or run against liburcu (the
-# plugins' behaviour and tests/unit/fork.c's thousand forks are make check's
-# own: here 10 unload cycles, no memcheck, REPEAT_FORKS forks).
+# The parts of make check that compile, link or run against liburcu:
+# everything they build is built here, against the copy, and loaded from
+# it; what they run is a representative run (the behaviour under load is
+# make check's own): the suites but the long concurrent ones
+# (URCU_PFX_UNIT_FILTER), 10 plugin unload cycles, no memcheck.  make
+# check-full runs the suites whole here too (check-urcu-prefix-full).
 URCU_PREFIX_CHECKS ?= check-unit check-examples check-compat check-lto check-adopt
+URCU_PFX_UNIT_FILTER ?= !(fork/*|conc_updates/*|concurrent/*|reclaim/*|nulls/*)
+CHECKS_FULL += check-urcu-prefix-full
 
-.PHONY: check-urcu-prefix
+.PHONY: check-urcu-prefix check-urcu-prefix-full
+check-urcu-prefix-full: ## check-urcu-prefix with the unit suites whole (make check-full)
+	$(Q)$(MAKE) --no-print-directory check-urcu-prefix URCU_PFX_UNIT_FILTER=
+
 check-urcu-prefix: | $(B)/.deps ## make check's liburcu builds against a copy of liburcu in another prefix
 	@echo "== urcu-prefix: liburcu $$($(PKG_CONFIG) --modversion liburcu-memb) copied from $(URCU_LIBDIR) to $(URCU_PFX)"
 	$(Q)rm -rf $(URCU_PFX_B) && mkdir -p $(URCU_PFX)/lib/pkgconfig $(URCU_PFX)/include
@@ -36,6 +44,7 @@ check-urcu-prefix: | $(B)/.deps ## make check's liburcu builds against a copy of
 	done
 	$(Q)PKG_CONFIG_PATH=$(URCU_PFX)/lib/pkgconfig $(MAKE) --no-print-directory \
 		B=$(URCU_PFX_B)/build DEPFLAGS='-MD -MP' PLUGIN_CYCLES=10 PLUGIN_VG_HOSTS= UNIT_FORKS=$(REPEAT_FORKS) \
+		UNIT_FILTER='$(URCU_PFX_UNIT_FILTER)' \
 		$(URCU_PREFIX_CHECKS) > $(URCU_PFX_B)/checks.log 2>&1 || \
 		{ tail -n 30 $(URCU_PFX_B)/checks.log >&2; echo "check-urcu-prefix: $(URCU_PREFIX_CHECKS) failed (log: $(URCU_PFX_B)/checks.log)" >&2; exit 1; }
 	$(Q)grep '^== .*passed\|Synthesis' $(URCU_PFX_B)/checks.log | sed 's/^/   /'
