@@ -310,6 +310,59 @@ int t_cds_hlist_for_each_entry_from_rcu(struct helem *e)
 	return sum;
 }
 
+/* ----------------------------------------------- hash tables (hlists) */
+
+/* A table is passed as a pointer to the array, which *t is again. */
+typedef struct cds_hlist_head mo_table[16];
+
+/* expect: release *->next = n
+ * expect: releases 1 */
+void t_cds_hash_add_rcu(mo_table *t, struct cds_hlist_node *n, unsigned int key)
+{
+	cds_hash_add_rcu(*t, n, key);
+}
+
+/* expect: release elem->prev->next = elem->next
+ * expect: releases 1 */
+void t_cds_hash_del_rcu(struct cds_hlist_node *elem)
+{
+	cds_hash_del_rcu(elem);
+}
+
+/* expect: acquire 2 */
+int t_cds_hash_for_each_possible_rcu(mo_table *t, unsigned int key)
+{
+	struct helem *e;
+	int sum = 0;
+
+	cds_hash_for_each_possible_rcu(*t, e, node, key)
+		sum += e->key;
+	return sum;
+}
+
+/* expect: acquire 2 */
+int t_cds_hash_for_each_possible_rcu_notrace(mo_table *t, unsigned int key)
+{
+	struct helem *e;
+	int sum = 0;
+
+	/* ^=: code of its own, not folded into the function above */
+	cds_hash_for_each_possible_rcu_notrace(*t, e, node, key)
+		sum ^= e->key;
+	return sum;
+}
+
+/* expect: acquire 2 */
+int t_cds_hash_for_each_rcu(mo_table *t)
+{
+	struct helem *e;
+	int sum = 0, bkt;
+
+	cds_hash_for_each_rcu(*t, bkt, e, node)
+		sum += e->key;
+	return sum;
+}
+
 /* ---------------------------------------------------- nulls: updates */
 
 /* expect: release n->next = head->next
