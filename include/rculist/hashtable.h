@@ -503,6 +503,12 @@ static inline void cds_hash_del_rcu(struct cds_hlist_node *node)
  * online); updaters may run concurrently.  Debug mode reports a walk
  * outside a section, condition or not.
  */
+/*
+ * The key travels in __VA_ARGS__ with a 0 after it, so that the inner
+ * macro's ... is never empty (-std=c99 -pedantic); the condition, if
+ * any, lands in that ... and is dropped.  (Once the hlist iterators take
+ * the kernel's condition, it can be handed on from there.)
+ */
 #define cds_hash_for_each_possible_rcu(name, obj, member, ...)		\
 	rculist__hash_for_each_possible_rcu(name, obj, member, __VA_ARGS__, 0)
 #define rculist__hash_for_each_possible_rcu(name, obj, member, key, ...)	\
