@@ -150,7 +150,8 @@ check-bench-reclaim: $(RECLAIM_BINS)
 # against liburcu's rculfhash (fixed and resizing) and an hlist table
 # behind a pthread_rwlock: 2^16 buckets, 1M keys, 1 and 2 readers, with
 # and without an updater; one line per case, `hash: impl=<i> flavor=<f>
-# ... lookups/s=<n>M hits=<%> updates/s=<n>M bytes/elem=<n> others=<cores>`.
+# ... lookups/s=<n>M lookups/cpu-s=<n>M hits=<%> updates/s=<n>M
+# bytes/elem=<n> others=<cores>`.
 # Part of `make bench`; `make check` runs it quick (BENCH_QUICK=1: 4096
 # keys, 0.02 s a case, about 0.5 s a flavour).
 HASH_BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/hash)
@@ -176,6 +177,6 @@ check-bench-hash: $(HASH_BENCH_BINS)
 	@echo "== bench-hash, quick run (BENCH_QUICK=1)"
 	$(Q)out=$(BENCH_B)/hash-check.txt; \
 	for b in $(HASH_BENCH_BINS); do BENCH_QUICK=1 $$b || exit 1; done >$$out; \
-	test "$$(grep -c '^hash: impl=[a-z-]* flavor=[a-z]* .* lookups/s=[0-9.]*M hits=[0-9.]*% updates/s=[0-9.]*M bytes/elem=[0-9.]* ' $$out)" \
+	test "$$(grep -c '^hash: impl=[a-z-]* flavor=[a-z]* .* lookups/s=[0-9.]*M lookups/cpu-s=[0-9.]*M hits=[0-9.]*% updates/s=[0-9.]*M bytes/elem=[0-9.]* ' $$out)" \
 		= $$(($(HASH_CASES) * $(words $(FLAVORS)))) && \
 	! grep ' updater=0 ' $$out | grep -v ' hits=100.0% ' || { cat $$out >&2; exit 1; }

@@ -16,10 +16,12 @@
  * once filled).  One line per case:
  *
  *   hash: impl=rculist flavor=memb buckets=65536 keys=1048576 readers=2
- *	updater=1 lookups/s=... hits=100.0% updates/s=... bytes/elem=...
- *	others=...
+ *	updater=1 lookups/s=... lookups/cpu-s=... hits=100.0% updates/s=...
+ *	bytes/elem=... others=...
  *
- * lookups/s is summed over the readers; bytes/elem is what the table
+ * lookups/s is summed over the readers; lookups/cpu-s divides the
+ * lookups by the CPU time the readers had (on a machine shared with
+ * other work, the figure that moves least); bytes/elem is what the table
  * and its elements took from malloc (mallinfo2(), every arena), divided
  * by the keys; others the CPU, in cores, that other processes used
  * during the case (a busy machine makes the numbers noise).
@@ -27,6 +29,7 @@
  * it in well under a second.  Compiled per flavour: rculfhash is bound
  * to liburcu's flavour that the rculist library of this binary uses.
  */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -254,6 +257,7 @@ struct worker {
 	pthread_t tid;
 	unsigned long long seed;
 	unsigned long ops, hits;
+	double cpu; /* the thread's CPU seconds */
 	char pad[64];
 };
 
@@ -264,10 +268,21 @@ static int uses_rcu(void)
 	return cur != RWLOCK;
 }
 
+/* CPU seconds the calling thread has used. */
+static double thread_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
 static void *reader_main(void *arg)
 {
 	struct worker *me = arg;
 	unsigned long ops = 0, hits = 0;
+	double cpu0 = thread_cpu();
 	int i;
 
 	if (uses_rcu())
@@ -284,6 +299,7 @@ static void *reader_main(void *arg)
 		rculist_unregister_thread();
 	me->ops = ops;
 	me->hits = hits;
+	me->cpu = thread_cpu() - cpu0;
 	return NULL;
 }
 
@@ -433,7 +449,7 @@ static void teardown(void)
 static void run_case(int nreaders, int with_updater, double secs, double bytes)
 {
 	unsigned long lookups = 0, hits = 0;
-	double t0, t1, o0;
+	double t0, t1, o0, cpu = 0;
 	int i;
 
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
@@ -457,6 +473,7 @@ static void run_case(int nreaders, int with_updater, double secs, double bytes)
 		pthread_join(readers[i].tid, NULL);
 		lookups += readers[i].ops;
 		hits += readers[i].hits;
+		cpu += readers[i].cpu;
 	}
 	if (with_updater)
 		pthread_join(updater.tid, NULL);
@@ -464,9 +481,11 @@ static void run_case(int nreaders, int with_updater, double secs, double bytes)
 	if (uses_rcu())
 		rculist_rcu_barrier(); /* free what the updater retired, untimed */
 	printf("hash: impl=%s flavor=%s buckets=%lu keys=%lu readers=%d updater=%d "
-	       "lookups/s=%.2fM hits=%.1f%% updates/s=%.2fM bytes/elem=%.1f others=%.2f\n",
+	       "lookups/s=%.2fM lookups/cpu-s=%.2fM hits=%.1f%% updates/s=%.2fM "
+	       "bytes/elem=%.1f others=%.2f\n",
 	       impl_name[cur], rculist_flavor_name(), 1UL << HASH_BITS, nkeys,
 	       nreaders, with_updater, (double)lookups / (t1 - t0) / 1e6,
+	       cpu > 0 ? (double)lookups / cpu / 1e6 : 0.0,
 	       lookups ? 100.0 * (double)hits / (double)lookups : 0.0,
 	       (double)updater.ops / (t1 - t0) / 1e6, bytes,
 	       (others_cpu() - o0) / (t1 - t0));
