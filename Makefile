@@ -295,38 +295,64 @@ CHECK_B    := $(B)/check
 CHECKS_RUN  = $(filter-out $(CHECKS_SKIP),$(filter $(CHECKS),$(CHECKS_LONG)) \
 	$(filter-out $(CHECKS_LONG),$(CHECKS)))
 
-.PHONY: check-prep check-table $(CHECKS:%=check-timed-%)
+.PHONY: check-prep check-table check-full
 check: ## Run every test (what CI runs), CHECK_JOBS at a time, with a table of seconds
 	$(Q)$(MAKE) --no-print-directory deps-tools
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-prep
 	$(Q)rm -rf $(CHECK_B) && mkdir -p $(CHECK_B)
 	@echo "== make check: $(words $(CHECKS_RUN)) checks, $(CHECK_JOBS) at a time"
-	$(Q)$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget \
+	$(Q)t0=$$(date +%s); $(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget TIMED_B=$(CHECK_B) \
 		$(CHECKS_RUN:%=check-timed-%); \
-	$(MAKE) --no-print-directory check-table CHECK_TABLE='$(CHECKS_RUN)'
+	$(MAKE) --no-print-directory check-table TIMED_B=$(CHECK_B) CHECK_TABLE='$(CHECKS_RUN)'; st=$$?; \
+	echo "== make check: $$(($$(date +%s) - t0)) s in all"; exit $$st
 
 check-prep: $(CHECK_PREP)
 
-# One check, timed by bash (wall, user + system CPU of everything it
-# ran), its output in a log printed once it ends.
-$(CHECKS:%=check-timed-%): check-timed-%:
+# One check (or step of check-full), timed by bash (wall, user + system
+# CPU of everything it ran), its output in a log printed once it ends.
+TIMED_B ?= $(CHECK_B)
+check-timed-%:
+	$(Q)mkdir -p $(TIMED_B)
 	$(Q)bash -c 'TIMEFORMAT="%R %U %S"; time { $(MAKE) --no-print-directory $* \
-		>$(CHECK_B)/$*.log 2>&1; echo $$? > $(CHECK_B)/$*.status; }' \
-		2>$(CHECK_B)/$*.time
-	$(Q)cat $(CHECK_B)/$*.log; st=$$(cat $(CHECK_B)/$*.status); \
-	[ "$$st" = 0 ] || { echo "make check: $* failed (status $$st; log: $(CHECK_B)/$*.log)" >&2; exit 1; }
+		>$(TIMED_B)/$*.log 2>&1; echo $$? > $(TIMED_B)/$*.status; }' \
+		2>$(TIMED_B)/$*.time
+	$(Q)cat $(TIMED_B)/$*.log; st=$$(cat $(TIMED_B)/$*.status); \
+	[ "$$st" = 0 ] || { echo "make $*: failed (status $$st; log: $(TIMED_B)/$*.log)" >&2; exit 1; }
+
+# make check-full: everything, one step at a time, each timed, with the
+# same table: make check; the long variants of the checks (CHECKS_FULL);
+# the sanitizer and memcheck runs and their self-tests; the whole of make
+# check again under clang (build/clang); the planted bugs (mutants, the
+# model's weakenings); make check on a machine loaded by two busy loops.
+# Not here: check-arm64 (it adds the arm64 architecture to dpkg and
+# installs cross packages: run it on its own).
+FULL_B     := $(B)/check-full
+FULL_STEPS = check $(sort $(CHECKS_FULL)) asan asan-selftest valgrind valgrind-selftest \
+	check-clang check-mutants check-mutants-hang check-model-selftest check-under-load
+
+check-full: ## Everything: make check, CHECKS_FULL, asan, valgrind, clang, mutants, under load (hours)
+	$(Q)rm -rf $(FULL_B) && mkdir -p $(FULL_B)
+	@echo "== make check-full: $(FULL_STEPS)"
+	$(Q)t0=$$(date +%s); $(MAKE) --no-print-directory -k TIMED_B=$(FULL_B) $(FULL_STEPS:%=check-timed-%); \
+	$(MAKE) --no-print-directory check-table TIMED_B=$(FULL_B) CHECK_TABLE='$(FULL_STEPS)'; st=$$?; \
+	echo "== make check-full: $$(($$(date +%s) - t0)) s in all"; exit $$st
+
+# make check whole under clang, warnings as errors, in a tree of its own.
+.PHONY: check-clang
+check-clang: ## make check under clang with WERROR=1 (build/clang; part of check-full)
+	$(Q)$(MAKE) --no-print-directory check CC=clang WERROR=1 B=$(B)/clang
 
 # The table of seconds, and the verdict: every check named passed.
 CHECK_TABLE ?= $(CHECKS_RUN)
 check-table:
-	@echo "== make check: seconds per check (wall; CPU: user + system of all its processes)"
+	@echo "== seconds per check (wall; CPU: user + system of all its processes)"
 	$(Q)for c in $(CHECK_TABLE); do \
-		echo "$$c $$(cat $(CHECK_B)/$$c.status 2>/dev/null || echo -) $$(tail -n 1 $(CHECK_B)/$$c.time 2>/dev/null)"; \
+		echo "$$c $$(cat $(TIMED_B)/$$c.status 2>/dev/null || echo -) $$(tail -n 1 $(TIMED_B)/$$c.time 2>/dev/null)"; \
 	done | awk '{ v = $$2 == "0" ? "ok" : "FAILED (" $$2 ")"; if ($$2 != "0") bad = bad " " $$1; \
 		printf "   %-24s %6.0f s %6.0f s CPU  %s\n", $$1, $$3, $$4 + $$5, v; cpu += $$4 + $$5 } \
 		END { printf "   %-24s %6s   %6.0f s CPU\n", "(sum)", "", cpu; \
-		      if (bad != "") { print "== make check: FAILED:" bad > "/dev/stderr"; exit 1 } }'
-	@echo "== make check: all passed"
+		      if (bad != "") { print "== FAILED:" bad > "/dev/stderr"; exit 1 } }'
+	@echo "== all passed: $(CHECK_TABLE)"
 
 # -------------------------------------------------------------- install
 install: lib ## Install headers, libraries, .pc files and the CMake package under $(DESTDIR)$(PREFIX)

@@ -459,6 +459,73 @@ int rculist_hlist_check(const struct cds_hlist_head *head)
 	return rculist__hlist_check_at(head, NULL, 0);
 }
 
+/* ------------------------------------------------- bit-locked hlists */
+
+/* A link of a bit-locked list, the head's lock bit cleared. */
+static const struct cds_hlist_bl_node *bl_link(const struct cds_hlist_bl_node *link)
+{
+	return (const struct cds_hlist_bl_node *)((uintptr_t)link & ~(uintptr_t)1);
+}
+
+void rculist__debug_check_bllocked(const struct cds_hlist_bl_head *head)
+{
+	struct site s = current_site("cds_hlist_bl_add_head");
+
+	if (!((uintptr_t)__atomic_load_n(&head->first, __ATOMIC_RELAXED) & 1))
+		report(&s, head,
+		       "the list is not locked (take cds_hlist_bl_lock() first)");
+}
+
+void rculist__debug_check_bladd(const struct cds_hlist_bl_node *newp,
+				struct cds_hlist_bl_node *const *pprev,
+				const struct cds_hlist_bl_node *next)
+{
+	struct site s = current_site("cds_hlist_bl_add");
+
+	if (bad_link(&s, newp, "pprev", pprev,
+		     "inserting beside a node that is on no list?"))
+		return;
+	if (next && poisoned(next)) {
+		bad_link(&s, newp, "next", next, "inserting beside a deleted node?");
+		return;
+	}
+	if (newp == next || (const void *)pprev == (const void *)&newp->next) {
+		report(&s, newp,
+		       "node is already on the list, next to the insertion point (double add?)");
+		return;
+	}
+	if (mismatch(&s, newp, "*pprev", bl_link(__atomic_load_n(pprev, __ATOMIC_RELAXED)),
+		     next, "corrupted list?"))
+		return;
+	if (next)
+		mismatch(&s, newp, "next->pprev", next->pprev, pprev,
+			 "corrupted list?");
+}
+
+void rculist__debug_check_bldel(const struct cds_hlist_bl_node *elem)
+{
+	struct site s = current_site("cds_hlist_bl_del");
+	const char *hint = unlinked_hint(&s);
+
+	if (!elem->pprev) {
+		report(&s, elem,
+		       "pprev is NULL: the node is on no list (never added, or deleted with cds_hlist_bl_del_init()?)");
+		return;
+	}
+	if (bad_link(&s, elem, "pprev", elem->pprev, hint))
+		return;
+	if (elem->next && poisoned(elem->next)) {
+		bad_link(&s, elem, "next", elem->next, hint);
+		return;
+	}
+	if (mismatch(&s, elem, "*pprev",
+		     bl_link(__atomic_load_n(elem->pprev, __ATOMIC_RELAXED)), elem, hint))
+		return;
+	if (elem->next)
+		mismatch(&s, elem, "next->pprev", elem->next->pprev, &elem->next,
+			 "corrupted list?");
+}
+
 /* ---------------------------------------------------------- readers */
 
 /*

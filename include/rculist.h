@@ -4,6 +4,9 @@
  *
  *   struct cds_list_head                circular doubly linked lists
  *   struct cds_hlist_head/_node         linear lists, one-pointer heads
+ *   struct cds_hlist_nulls_head/_node   linear lists ending in a marker
+ *   struct cds_hlist_bl_head/_node      linear lists whose head is a bit lock
+ *   cds_list_sort()                     a stable merge sort (a library call)
  *   CDS_DEFINE_HASHTABLE(), cds_hash_*  fixed-size tables of hlists, the
  *                                       kernel's <linux/hashtable.h>
  *
@@ -48,6 +51,8 @@
 #include "rculist/hlist.h"
 #include "rculist/hlist_rcu.h"
 #include "rculist/nulls.h"
+#include "rculist/hlist_bl.h"
+#include "rculist/list_sort.h"
 #include "rculist/hashtable.h"
 #include "rculist/debug_api.h"
 

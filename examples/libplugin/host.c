@@ -223,10 +223,25 @@ static void host_start(void)
 		exit(1);
 }
 
+/*
+ * Stop the host's threads once each has made progress: the reader a read,
+ * the updater a grace period.  On a loaded machine (or under ASan) they
+ * may not have had a turn while the plugin ran: wait for them, up to
+ * PROGRESS_MS; a side with none by then shows as 0 on the host's line.
+ */
+#define PROGRESS_MS 60000
+
 static void host_end(void)
 {
 	struct item *it, *tmp;
+	struct timespec ts = { 0, 1000000L };
+	long waited;
 
+	for (waited = 0; waited < PROGRESS_MS; waited++) {
+		if (atomic_load(&host_reads) && atomic_load(&host_retired))
+			break;
+		nanosleep(&ts, NULL);
+	}
 	atomic_store(&host_stop, 1);
 	pthread_join(host_threads[0], NULL);
 	pthread_join(host_threads[1], NULL);
@@ -321,8 +336,18 @@ static void *foreign(void *arg)
 	return NULL;
 }
 
+/* Append @reason to the list @why (of WHY_MAX bytes). */
+#define WHY_MAX 400
+static void why_add(char *why, const char *reason)
+{
+	size_t n = strlen(why);
+
+	snprintf(why + n, WHY_MAX - n, "%s%s", n ? "; " : "", reason);
+}
+
 int main(int argc, char **argv)
 {
+	char why[WHY_MAX];
 	unsigned long cycles, rounds, c, wrong_flavor = 0, failed_runs = 0;
 	unsigned long forks = 0, failed_forks = 0;
 	struct plugin_stats sum = { 0 }, st;
@@ -384,19 +409,35 @@ int main(int argc, char **argv)
 	}
 	host_end();
 
-	printf("host %-14s plugin %s (%s) %s x%lu: its calls reach %s%s; %lu reads, "
+	/* Why it fails, on its line: each reason that holds. */
+	why[0] = 0;
+	if (wrong_flavor)
+		why_add(why, "plugin on the wrong flavour");
+	if (failed_runs)
+		why_add(why, "a plugin run failed (its readers made no read?)");
+	if (failed_forks)
+		why_add(why, "a child of fork() failed");
+	if (sum.poisoned || atomic_load(&host_poisoned))
+		why_add(why, "a reader saw a poisoned entry");
+	if (sum.misses)
+		why_add(why, "a lookup missed");
+	if (atomic_load(&foreign_bad))
+		why_add(why, "a foreign lookup went wrong");
+	if (!host_flavor_ok())
+		why_add(why, "host on the wrong flavour");
+	if (HOST_HAS_RCU && !atomic_load(&host_reads))
+		why_add(why, "the host's reader made no read in 60 s");
+	if (HOST_HAS_RCU && !atomic_load(&host_retired))
+		why_add(why, "the host's updater retired nothing in 60 s");
+	printf("host %-14s plugin %s (%s) %s x%lu: its calls reach %s; %lu reads, "
 	       "%lu from signal handlers, %lu foreign lookups (%lu bad), "
 	       "%lu retired, %lu poisoned, %lu missed; host: %lu reads, "
-	       "%lu retired, %lu poisoned; %lu forks, %lu failed%s\n",
-	       HOST_KIND, built, linkage, HOW, cycles, seen,
-	       wrong_flavor ? " (WRONG FLAVOUR)" : "", sum.reads,
+	       "%lu retired, %lu poisoned; %lu forks, %lu failed%s%s\n",
+	       HOST_KIND, built, linkage, HOW, cycles, seen, sum.reads,
 	       sum.signal_reads, atomic_load(&foreign_lookups),
 	       atomic_load(&foreign_bad), sum.retired, sum.poisoned, sum.misses,
 	       atomic_load(&host_reads), atomic_load(&host_retired),
 	       atomic_load(&host_poisoned), forks, failed_forks,
-	       host_flavor_ok() ? "" : " (HOST ON THE WRONG FLAVOUR)");
-	return wrong_flavor || failed_runs || failed_forks || sum.poisoned ||
-	       sum.misses || atomic_load(&foreign_bad) ||
-	       atomic_load(&host_poisoned) || !host_flavor_ok() ||
-	       (HOST_HAS_RCU && !atomic_load(&host_reads));
+	       why[0] ? ": FAILED: " : "", why);
+	return why[0] != 0;
 }

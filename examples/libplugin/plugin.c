@@ -275,8 +275,8 @@ PLUGIN_EXPORT int plugin_run(unsigned long rounds, struct plugin_stats *st)
 		}
 		started++;
 	}
-	/* Until the readers are walking (bounded: 5 s). */
-	for (i = 0; i < 5000 && started && atomic_load(&reads) == 0; i++)
+	/* Until the readers are walking (bounded: 60 s, a loaded machine). */
+	for (i = 0; i < 60000 && started && atomic_load(&reads) == 0; i++)
 		wait_ms(1);
 	for (round = 1; round <= rounds; round++) {
 		update(round);

@@ -57,6 +57,13 @@ void rculist__debug_check_hadd(const struct cds_hlist_node *newp,
 			       const struct cds_hlist_node *next);
 void rculist__debug_check_hdel(const struct cds_hlist_node *elem);
 void rculist__debug_check_reader(void);
+struct cds_hlist_bl_node;
+struct cds_hlist_bl_head;
+void rculist__debug_check_bladd(const struct cds_hlist_bl_node *newp,
+				struct cds_hlist_bl_node *const *pprev,
+				const struct cds_hlist_bl_node *next);
+void rculist__debug_check_bldel(const struct cds_hlist_bl_node *elem);
+void rculist__debug_check_bllocked(const struct cds_hlist_bl_head *head);
 RCULIST__END_DECLS
 
 #ifndef RCULIST_DEBUG
@@ -72,6 +79,11 @@ RCULIST__END_DECLS
 #define RCULIST__POISON_HLIST_RCU(elem)		((void)0)
 #define RCULIST__CHECK_READER()			((void)0)
 #define RCULIST__ITER_SITE(name)
+#define RCULIST__CHECK_BLADD(newp, pprev, next)	((void)0)
+#define RCULIST__CHECK_BLDEL(elem)		((void)0)
+#define RCULIST__CHECK_BLLOCKED(head)		((void)0)
+#define RCULIST__POISON_BL(elem)		((void)0)
+#define RCULIST__POISON_BL_RCU(elem)		((void)0)
 
 #else /* RCULIST_DEBUG */
 
@@ -134,6 +146,21 @@ static inline void rculist__debug_poison_hlist(struct cds_hlist_node *elem)
  */
 #define RCULIST__POISON_HLIST_RCU(elem)					\
 	((void)((elem)->prev = (struct cds_hlist_node *)RCULIST_POISON_PREV))
+
+/*
+ * Bit-locked lists (<rculist/hlist_bl.h>): adds and deletes checked as
+ * for hlists, and add_head and unlock check that the list is locked.
+ * cds_hlist_bl_del() poisons both links; cds_hlist_bl_del_rcu() pprev
+ * alone, since readers follow next.
+ */
+#define RCULIST__CHECK_BLADD(newp, pprev, next)	rculist__debug_check_bladd(newp, pprev, next)
+#define RCULIST__CHECK_BLDEL(elem)		rculist__debug_check_bldel(elem)
+#define RCULIST__CHECK_BLLOCKED(head)		rculist__debug_check_bllocked(head)
+#define RCULIST__POISON_BL(elem)					\
+	((void)((elem)->next = (struct cds_hlist_bl_node *)RCULIST_POISON_NEXT, \
+		(elem)->pprev = (struct cds_hlist_bl_node **)RCULIST_POISON_PREV))
+#define RCULIST__POISON_BL_RCU(elem)					\
+	((void)((elem)->pprev = (struct cds_hlist_bl_node **)RCULIST_POISON_PREV))
 
 #endif /* RCULIST_DEBUG */
 

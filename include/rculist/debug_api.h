@@ -303,6 +303,30 @@ RCULIST__END_DECLS
 #define cds_hlist_replace_rcu(old, newn)				\
 	RCULIST__DEBUG_OP(cds_hlist_replace_rcu, cds_hlist_replace_rcu(old, newn))
 
+/* <rculist/hlist_bl.h> */
+#define cds_hlist_bl_add_head(n, head)					\
+	RCULIST__DEBUG_OP(cds_hlist_bl_add_head, cds_hlist_bl_add_head(n, head))
+#define cds_hlist_bl_add_before(n, next)				\
+	RCULIST__DEBUG_OP(cds_hlist_bl_add_before, cds_hlist_bl_add_before(n, next))
+#define cds_hlist_bl_add_behind(n, prev)				\
+	RCULIST__DEBUG_OP(cds_hlist_bl_add_behind, cds_hlist_bl_add_behind(n, prev))
+#define cds_hlist_bl_del(n)						\
+	RCULIST__DEBUG_OP(cds_hlist_bl_del, cds_hlist_bl_del(n))
+#define cds_hlist_bl_del_init(n)					\
+	RCULIST__DEBUG_OP(cds_hlist_bl_del_init, cds_hlist_bl_del_init(n))
+#define cds_hlist_bl_unlock(head)					\
+	RCULIST__DEBUG_OP(cds_hlist_bl_unlock, cds_hlist_bl_unlock(head))
+#define cds_hlist_bl_add_head_rcu(n, head)				\
+	RCULIST__DEBUG_OP(cds_hlist_bl_add_head_rcu, cds_hlist_bl_add_head_rcu(n, head))
+#define cds_hlist_bl_del_rcu(n)						\
+	RCULIST__DEBUG_OP(cds_hlist_bl_del_rcu, cds_hlist_bl_del_rcu(n))
+/* <rculist/list_rcu.h>, newer names */
+#define cds_list_splice_rcu(list, head)					\
+	RCULIST__DEBUG_OP(cds_list_splice_rcu, cds_list_splice_rcu(list, head))
+#define cds_list_bidir_del_rcu(elem)					\
+	RCULIST__DEBUG_OP(cds_list_bidir_del_rcu, cds_list_bidir_del_rcu(elem))
+#define cds_list_del_init_careful(elem)					\
+	RCULIST__DEBUG_OP(cds_list_del_init_careful, cds_list_del_init_careful(elem))
 /* <rculist/hashtable.h>: cds_hash_add*() expand to the hlist wrappers above */
 #define cds_hash_del(node)						\
 	RCULIST__DEBUG_OP(cds_hash_del, cds_hash_del(node))

@@ -337,6 +337,49 @@ static inline void cds_hlist_move_list(struct cds_hlist_head *old,
 }
 
 /**
+ * cds_hlist_splice_init - move every node of an hlist to the front of another
+ * @from: the head whose nodes move, left empty; not empty
+ * @last: the last node of @from
+ * @to: the destination head; its nodes follow @last
+ *
+ * before: [from] -> a <-> last   [to] -> b    after: [from]   [to] -> a <-> last <-> b
+ *
+ * Context: the caller owns both lists; no RCU reader walks them.
+ */
+static inline void cds_hlist_splice_init(struct cds_hlist_head *from,
+					 struct cds_hlist_node *last,
+					 struct cds_hlist_head *to)
+{
+	struct cds_hlist_node *first = from->next;
+
+	if (to->next)
+		rculist__store_once(to->next->prev, last);
+	last->next = to->next;
+	to->next = first;
+	rculist__store_once(first->prev, rculist__hlist_head_node(to));
+	from->next = NULL;
+}
+
+/**
+ * cds_hlist_count_nodes - the number of nodes of an hlist
+ * @head: the head
+ *
+ * Walks the whole list: O(n).
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: the number of nodes.
+ */
+static inline size_t cds_hlist_count_nodes(const struct cds_hlist_head *head)
+{
+	const struct cds_hlist_node *pos;
+	size_t count = 0;
+
+	for (pos = head->next; pos; pos = pos->next)
+		count++;
+	return count;
+}
+
+/**
  * cds_hlist_entry - the structure that embeds an hlist node
  * @ptr: the node (struct cds_hlist_node *), not NULL
  * @type: the structure's type

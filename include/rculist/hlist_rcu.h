@@ -191,6 +191,66 @@ static inline void cds_hlist_replace_rcu(struct cds_hlist_node *old,
 	RCULIST__POISON_HLIST_RCU(old);
 }
 
+/**
+ * cds_hlists_swap_heads_rcu - exchange the nodes of two hlists that readers walk
+ * @left: a head
+ * @right: another head
+ *
+ * Each head is pointed at the other's first node with a release store,
+ * then the first nodes' prev links are fixed.  A reader walking either
+ * list sees all of one list or all of the other.  Either list may be
+ * empty.
+ *
+ * before: [l] -> a   [r] -> b <-> c    after: [l] -> b <-> c   [r] -> a
+ *
+ * Context: the caller holds the update locks of both lists; readers
+ * concurrent.
+ */
+static inline void cds_hlists_swap_heads_rcu(struct cds_hlist_head *left,
+					     struct cds_hlist_head *right)
+{
+	struct cds_hlist_node *node1 = left->next, *node2 = right->next;
+
+	rculist__publish(left->next, node2);
+	rculist__publish(right->next, node1);
+	if (node2)
+		rculist__store_once(node2->prev, rculist__hlist_head_node(left));
+	if (node1)
+		rculist__store_once(node1->prev, rculist__hlist_head_node(right));
+}
+
+/**
+ * cds_hlist_first_rcu - the first link of an hlist, as an lvalue for rcu_dereference()
+ * @head: the head (evaluated once)
+ *
+ * head->next (the kernel's first): "rcu_dereference(cds_hlist_first_rcu(h))".
+ *
+ * Context: reader, inside a read-side critical section, through
+ * rcu_dereference(); updaters under their lock, through
+ * rcu_assign_pointer().
+ */
+#define cds_hlist_first_rcu(head)	((head)->next)
+
+/**
+ * cds_hlist_next_rcu - the next link of an hlist node, as an lvalue for rcu_dereference()
+ * @node: the node (evaluated once)
+ *
+ * Context: as cds_hlist_first_rcu().
+ */
+#define cds_hlist_next_rcu(node)	((node)->next)
+
+/**
+ * cds_hlist_pprev_rcu - the link that leads to an hlist node, as an lvalue
+ * @node: a node on a list (evaluated once)
+ *
+ * The previous node's next, or the head's: what the kernel's
+ * *node->pprev names (rculist's node keeps a prev node pointer instead),
+ * for "rcu_assign_pointer(cds_hlist_pprev_rcu(old), newn)".
+ *
+ * Context: the updater, under the list's update lock.
+ */
+#define cds_hlist_pprev_rcu(node)	(*rculist__hlist_next((node)->prev))
+
 /* The entry of the node loaded from the link @link, typed like @entry. */
 #define rculist__hlist_entry_rcu_as(entry, link, member)		\
 	rculist__hlist_entry_as(entry, rculist__deref(link), member)

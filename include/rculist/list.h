@@ -216,17 +216,43 @@ static inline int cds_list_empty(const struct cds_list_head *head)
  *
  * Tests next and prev both, so that a list whose only element another
  * thread is removing with cds_list_del_init() is not reported empty
- * half-way.
+ * half-way.  next is loaded with acquire semantics, as in the kernel:
+ * seeing the empty list left by cds_list_del_init_careful() makes the
+ * writes its caller made before it visible.
  *
  * Context: safe without the update lock only against a concurrent
- * cds_list_del_init() of the single element; it is no RCU primitive.
+ * cds_list_del_init() or cds_list_del_init_careful() of the single
+ * element; it is no RCU primitive.
  * Return: non-zero if @head is empty.
  */
 static inline int cds_list_empty_careful(const struct cds_list_head *head)
 {
-	const struct cds_list_head *next = head->next;
+	const struct cds_list_head *next =
+		__atomic_load_n(&head->next, __ATOMIC_ACQUIRE);
 
-	return next == head && next == head->prev;
+	return next == head && next == rculist__load_once(head->prev);
+}
+
+/**
+ * cds_list_del_init_careful - remove an element and leave it empty, for a lockless cds_list_empty_careful()
+ * @elem: the element's link
+ *
+ * cds_list_del_init(), with @elem's next written last, as a release
+ * store: a thread that sees cds_list_empty_careful(@elem) true, without
+ * the update lock, also sees every write the caller made before this
+ * call (the kernel's pattern for a waiter that frees its own entry once
+ * it finds it removed).
+ *
+ * before: [h] <-> a <-> b    after: [h] <-> b    [a]
+ *
+ * Context: the caller owns the list @elem is on; another thread may test
+ * @elem with cds_list_empty_careful() concurrently.
+ */
+static inline void cds_list_del_init_careful(struct cds_list_head *elem)
+{
+	__cds_list_del_entry(elem);
+	rculist__store_once(elem->prev, elem);
+	__atomic_store_n(&elem->next, elem, __ATOMIC_RELEASE);
 }
 
 /**
@@ -308,7 +334,10 @@ static inline size_t cds_list_count_nodes(const struct cds_list_head *head)
  * @newp: its replacement, on no list
  *
  * @old's pointers are left as they were (poisoned in debug mode).  @old
- * may be a list head: @newp then heads the list.
+ * may be a list head: @newp then heads the list.  An EMPTY head @old
+ * leaves @newp an empty list (next and prev pointing to @newp), as in
+ * the kernel; liburcu's macro leaves @old and @newp pointing at each
+ * other instead, a two-element circle with no head.
  *
  * @old is only read, so it may be a pointer to const, as in liburcu
  * 0.15; debug mode still poisons it, so it must not be an object
@@ -335,7 +364,9 @@ static inline void cds_list_replace(const struct cds_list_head *old,
  * @old: the element (or head) to replace
  * @newp: its replacement, on no list
  *
- * cds_list_replace(), then CDS_INIT_LIST_HEAD(@old).
+ * cds_list_replace(), then CDS_INIT_LIST_HEAD(@old).  An empty head
+ * @old leaves both @old and @newp empty lists, as in the kernel (not so
+ * liburcu's macro: see cds_list_replace()).
  *
  * before: [h] <-> old <-> b  after: [h] <-> newp <-> b    [old]
  *
@@ -708,6 +739,105 @@ static inline void *rculist__list_first_or_null(const struct cds_list_head *head
 {
 	return rculist__entry_or_null(head, head->next, offset);
 }
+
+/* The last element of @head, or NULL if it is empty. */
+static inline void *rculist__list_last_or_null(const struct cds_list_head *head,
+					       size_t offset)
+{
+	return rculist__entry_or_null(head, head->prev, offset);
+}
+
+/**
+ * cds_list_last_entry_or_null - the last element of a list, or NULL
+ * @ptr: the list head (evaluated once)
+ * @type: the elements' type
+ * @member: the name of the link's field in @type
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: a @type pointer, or NULL if the list is empty.
+ */
+#define cds_list_last_entry_or_null(ptr, type, member)			\
+	((type *)rculist__list_last_or_null(ptr, rculist__list_offsetof(type, member)))
+
+/* The link after (@dir 0) or before (1) @link in @head, skipping the head. */
+static inline void *rculist__list_circular(const struct cds_list_head *link,
+					   const struct cds_list_head *head,
+					   int dir, size_t offset)
+{
+	const struct cds_list_head *to = dir ? link->prev : link->next;
+
+	if (to == head)
+		to = dir ? head->prev : head->next;
+	return (char *)(size_t)to - offset;
+}
+
+/**
+ * cds_list_next_entry_circular - the element after an element, the first after the last
+ * @pos: an element (a pointer to the enclosing structure)
+ * @head: its list head
+ * @member: the name of its link field
+ *
+ * Wraps around: after the last element comes the first, never the
+ * head.  Each argument is evaluated once.
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: a pointer of @pos's type (@pos itself on a list of one).
+ */
+#define cds_list_next_entry_circular(pos, head, member)		\
+	((RCULIST__TYPEOF(pos))rculist__list_circular(&(pos)->member, head, 0, \
+		rculist__list_offsetof(RCULIST__POINTEE(pos), member)))
+
+/**
+ * cds_list_prev_entry_circular - the element before an element, the last before the first
+ * @pos: an element (a pointer to the enclosing structure)
+ * @head: its list head
+ * @member: the name of its link field
+ *
+ * Context: the caller owns the list (or nothing updates it).
+ * Return: a pointer of @pos's type (@pos itself on a list of one).
+ */
+#define cds_list_prev_entry_circular(pos, head, member)		\
+	((RCULIST__TYPEOF(pos))rculist__list_circular(&(pos)->member, head, 1, \
+		rculist__list_offsetof(RCULIST__POINTEE(pos), member)))
+
+/* @pos if not NULL, else the head computed as an element. */
+static inline void *rculist__prepare_entry(const void *pos,
+					   const struct cds_list_head *head,
+					   size_t offset)
+{
+	return pos ? (void *)(size_t)pos : (char *)(size_t)head - offset;
+}
+
+/**
+ * cds_list_prepare_entry - a cursor for cds_list_for_each_entry_continue()
+ * @pos: an element, or NULL
+ * @head: the list head
+ * @member: the name of the link field
+ *
+ * @pos itself, or, when @pos is NULL, the head computed as an element,
+ * so that cds_list_for_each_entry_continue() from it starts at the first
+ * element.  Each argument is evaluated once.
+ *
+ * Context: address arithmetic only: reads nothing.
+ * Return: a pointer of @pos's type.
+ */
+#define cds_list_prepare_entry(pos, head, member)			\
+	((RCULIST__TYPEOF(pos))rculist__prepare_entry(pos, head,	\
+		rculist__list_offsetof(RCULIST__POINTEE(pos), member)))
+
+/**
+ * cds_list_safe_reset_next - reload the next cursor of a safe iterator
+ * @pos: the cursor of cds_list_for_each_entry_safe()
+ * @n: its next cursor
+ * @member: the name of the link field
+ *
+ * For a body that dropped the lock: the element held in @n may have
+ * been removed meanwhile; @pos, still on the list, gives the right one.
+ *
+ * Context: the caller owns the list again (holds the update lock).
+ */
+#define cds_list_safe_reset_next(pos, n, member)			\
+	((n) = cds_list_next_entry(pos, member))
 
 /**
  * cds_list_next_entry - the element after an element

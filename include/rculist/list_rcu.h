@@ -156,6 +156,13 @@ static inline void cds_list_del_rcu(struct cds_list_head *elem)
  * before the release stores that link it in.  @old's next and prev are
  * left intact for readers standing on it.
  *
+ * An EMPTY head @old (or an element linked to itself) leaves @newp an
+ * empty list and @old untouched, as cds_list_replace() does: readers of
+ * @old go on seeing it empty.  The kernel's list_replace_rcu() requires
+ * a non-empty @old, and given an empty one leaves @old and @newp
+ * pointing at each other, as liburcu's macro does: a two-element circle
+ * with no head, where a walk from either never ends.
+ *
  * @old is only read: it may be a pointer to const.
  *
  * before: [h] <-> old <-> b  after: [h] <-> newp <-> b
@@ -167,11 +174,114 @@ static inline void cds_list_replace_rcu(const struct cds_list_head *old,
 					struct cds_list_head *newp)
 {
 	RCULIST__CHECK_DEL(old);
+	if (RCULIST__UNLIKELY(old->next == old)) {
+		/* Nothing to replace: @newp heads an empty list of its own. */
+		CDS_INIT_LIST_HEAD(newp);
+		return;
+	}
 	newp->next = old->next;
 	newp->prev = old->prev;
 	rculist__publish(newp->prev->next, newp);
 	rculist__publish(newp->next->prev, newp);
 	RCULIST__POISON_LIST_RCU(old);
+}
+
+/**
+ * cds_list_bidir_del_rcu - remove an element from a list that readers walk in both directions
+ * @elem: the element's link
+ *
+ * The kernel's list_del_rcu() poisons prev, so a list read backwards
+ * with list_bidir_prev_rcu() must delete with list_bidir_del_rcu(),
+ * which keeps it.  cds_list_del_rcu() keeps both links already (readers
+ * may walk either way here): this is the same operation, under the
+ * kernel's name.
+ *
+ * before: [h] <-> a <-> b    after: [h] <-> b     (a still -> b, a <- h)
+ *
+ * Context: as cds_list_del_rcu(): updaters serialised by the caller,
+ * readers concurrent; free @elem only after a grace period.
+ */
+static inline void cds_list_bidir_del_rcu(struct cds_list_head *elem)
+{
+	cds_list_del_rcu(elem);
+}
+
+/**
+ * cds_list_next_rcu - the next link of a list link, as an lvalue for rcu_dereference()
+ * @list: a list head or link (evaluated once)
+ *
+ * The field itself, for code written with liburcu's rcu_dereference()
+ * and rcu_assign_pointer(): "rcu_dereference(cds_list_next_rcu(pos))".
+ * rculist's own accessors (cds_list_entry_rcu(),
+ * cds_list_next_or_null_rcu()) load it for readers.
+ *
+ * Context: an lvalue: reading it is a reader's load (inside a read-side
+ * critical section, through rcu_dereference()); assigning it is the
+ * updater's, under its lock, through rcu_assign_pointer().
+ */
+#define cds_list_next_rcu(list)		((list)->next)
+
+/**
+ * cds_list_tail_rcu - the last link of a list, as an lvalue for rcu_dereference()
+ * @head: the list head (evaluated once)
+ *
+ * head->prev: "rcu_dereference(cds_list_tail_rcu(head))" is the last
+ * element's link, or @head when the list is empty.  Every _rcu
+ * operation here publishes prev links with release stores, so this is a
+ * reader's load like any other.
+ *
+ * Context: reader, inside a read-side critical section, through
+ * rcu_dereference(); updaters under their lock.
+ */
+#define cds_list_tail_rcu(head)		((head)->prev)
+
+/**
+ * cds_list_bidir_prev_rcu - the previous link of a list link, as an lvalue for rcu_dereference()
+ * @list: a list head or link (evaluated once)
+ *
+ * list->prev, for a reader walking backwards by hand:
+ * "rcu_dereference(cds_list_bidir_prev_rcu(pos))".  In the kernel such a
+ * list must be updated with list_bidir_del_rcu(); here every _rcu
+ * operation keeps prev valid for readers (see
+ * cds_list_for_each_entry_reverse_rcu() for the limits of a backward
+ * walk).
+ *
+ * Context: reader, inside a read-side critical section, through
+ * rcu_dereference().
+ */
+#define cds_list_bidir_prev_rcu(list)	((list)->prev)
+
+/**
+ * cds_list_splice_rcu - insert every element of a private list at the beginning of a list that readers walk
+ * @list: a list no reader can reach (the caller's own), left stale
+ * @head: the destination, which readers may be walking
+ *
+ * The kernel's list_splice_rcu(): no grace period, since no reader can
+ * be inside @list.  The run is linked completely before the release store
+ * of head->next publishes it to forward readers, then the old first
+ * element's prev is pointed at its end with a second release store, for
+ * backward readers.  @list itself is left as cds_list_splice() leaves it:
+ * re-initialise it before reuse.  A @list that readers may be walking
+ * needs cds_list_splice_init_rcu().
+ *
+ * before: [list] <-> x <-> y   [h] <-> a    after: [h] <-> x <-> y <-> a
+ *
+ * Context: updaters of @head serialised by the caller; readers of @head
+ * concurrent.  Never blocks.
+ */
+static inline void cds_list_splice_rcu(struct cds_list_head *list,
+				       struct cds_list_head *head)
+{
+	struct cds_list_head *first = list->next, *last = list->prev;
+	struct cds_list_head *old_first = head->next;
+
+	if (first == list)
+		return;
+	RCULIST__CHECK_SPLICE(list, head, old_first);
+	last->next = old_first;
+	first->prev = head;
+	rculist__publish(head->next, first);
+	rculist__publish(old_first->prev, last);
 }
 
 /* Splice non-empty @list between @prev and @next once readers have left it. */

@@ -131,6 +131,18 @@ static inline unsigned long cds_get_nulls_value(const struct cds_hlist_nulls_nod
 }
 
 /**
+ * CDS_HLIST_NULLS_HEAD_INIT - static initialiser of an empty nulls list
+ * @nulls: the end marker's value (an integer constant, at most
+ *	ULONG_MAX >> 1)
+ *
+ * "struct cds_hlist_nulls_head h = CDS_HLIST_NULLS_HEAD_INIT(3);"
+ *
+ * Context: an initialiser: the object is not yet shared.
+ */
+#define CDS_HLIST_NULLS_HEAD_INIT(nulls)				\
+	{ (struct cds_hlist_nulls_node *)(((uintptr_t)(nulls) << 1) | 1) }
+
+/**
  * CDS_INIT_HLIST_NULLS_HEAD - make a nulls list empty, with its end marker
  * @head: the head
  * @nulls: the marker's value, at most ULONG_MAX >> 1 (typically the
@@ -157,6 +169,26 @@ static inline void CDS_INIT_HLIST_NULLS_HEAD(struct cds_hlist_nulls_head *head,
  */
 #define cds_hlist_nulls_entry(ptr, type, member)			\
 	rculist__container_at(ptr, type, rculist__nulls_offsetof(type, member))
+
+/* @ptr minus @offset, or NULL for an end marker. */
+static inline void *rculist__nulls_entry_or_null(const struct cds_hlist_nulls_node *ptr,
+						 size_t offset)
+{
+	return cds_is_a_nulls(ptr) ? NULL : (void *)((char *)(size_t)ptr - offset);
+}
+
+/**
+ * cds_hlist_nulls_entry_safe - the structure that embeds a nulls node, or NULL for an end marker
+ * @ptr: a node, or an end marker (evaluated once)
+ * @type: the structure's type
+ * @member: the name of the node's field in @type
+ *
+ * Context: address arithmetic only: reads nothing.
+ * Return: a @type pointer, or NULL if @ptr is an end marker.
+ */
+#define cds_hlist_nulls_entry_safe(ptr, type, member)			\
+	((type *)rculist__nulls_entry_or_null(ptr,			\
+		rculist__nulls_offsetof(type, member)))
 
 /* The head seen as the node whose next field it shares. */
 static inline struct cds_hlist_nulls_node *
@@ -191,6 +223,38 @@ rculist__nulls_next(struct cds_hlist_nulls_node *node)
 static inline int cds_hlist_nulls_unhashed(const struct cds_hlist_nulls_node *node)
 {
 	return node->prev == NULL;
+}
+
+/**
+ * cds_hlist_nulls_unhashed_lockless - whether a nulls node is on no list, without the update lock
+ * @node: the node
+ *
+ * cds_hlist_nulls_unhashed() with one untorn load of prev: a caller that
+ * holds no lock may race with updaters, and the answer may be stale at
+ * once.
+ *
+ * Context: any thread; a hint until the caller holds the update lock.
+ * Return: non-zero if @node's prev is NULL.
+ */
+static inline int cds_hlist_nulls_unhashed_lockless(const struct cds_hlist_nulls_node *node)
+{
+	return rculist__load_once(node->prev) == NULL;
+}
+
+/**
+ * cds_hlist_nulls_add_fake - make a nulls node a list of its own, with no head
+ * @n: the node, on no list
+ *
+ * @n's prev points to @n itself and its next is the end marker of value
+ * 0: cds_hlist_nulls_unhashed() is false, and a delete rewrites only
+ * @n's own next.
+ *
+ * Context: the caller owns @n: no list links to it.
+ */
+static inline void cds_hlist_nulls_add_fake(struct cds_hlist_nulls_node *n)
+{
+	n->prev = n;
+	n->next = rculist__nulls_marker(0);
 }
 
 /**
@@ -354,6 +418,81 @@ static inline void cds_hlist_nulls_del_init_rcu(struct cds_hlist_nulls_node *n)
 }
 
 /**
+ * cds_hlist_nulls_replace_rcu - put a nulls node in the place of another, with readers
+ * @old: the node to replace, on a list
+ * @newn: its replacement, on no list, its key written
+ *
+ * @newn takes @old's next (release: @newn may be an element recycled
+ * without a grace period, which readers still standing on it follow) and
+ * prev, then the link that led to @old is pointed at @newn with a
+ * release store: a reader sees @old or @newn, never neither.  @old's next
+ * is left intact for readers standing on it; its prev is left stale.
+ *
+ * before: [h] -> old <-> b -> |7|   after: [h] -> newn <-> b -> |7|
+ *
+ * Context: updater holding the list's update lock; readers concurrent.
+ * @old may be freed only after a grace period (or recycled at once as
+ * an element of the same kind: see <rculist/nulls.h>).
+ */
+static inline void cds_hlist_nulls_replace_rcu(struct cds_hlist_nulls_node *old,
+					       struct cds_hlist_nulls_node *newn)
+{
+	struct cds_hlist_nulls_node *next = old->next;
+
+	rculist__publish(newn->next, next);
+	newn->prev = old->prev;
+	rculist__publish(*rculist__nulls_next(newn->prev), newn);
+	if (!cds_is_a_nulls(next))
+		next->prev = newn;
+}
+
+/**
+ * cds_hlist_nulls_replace_init_rcu - put a nulls node in the place of another and mark the other unhashed
+ * @old: the node to replace, on a list (hashed)
+ * @newn: its replacement, on no list, its key written
+ *
+ * cds_hlist_nulls_replace_rcu(), then @old's prev becomes NULL
+ * (cds_hlist_nulls_unhashed() is true); its next is left for readers.
+ *
+ * Context: as cds_hlist_nulls_replace_rcu().
+ */
+static inline void cds_hlist_nulls_replace_init_rcu(struct cds_hlist_nulls_node *old,
+						    struct cds_hlist_nulls_node *newn)
+{
+	cds_hlist_nulls_replace_rcu(old, newn);
+	rculist__store_once(old->prev, NULL);
+}
+
+/**
+ * cds_hlist_nulls_first_rcu - the first link of a nulls list, as an lvalue for rcu_dereference()
+ * @head: the head (evaluated once)
+ *
+ * Context: reader, inside a read-side critical section, through
+ * rcu_dereference(); updaters under their lock.
+ */
+#define cds_hlist_nulls_first_rcu(head)	((head)->next)
+
+/**
+ * cds_hlist_nulls_next_rcu - the next link of a nulls node, as an lvalue for rcu_dereference()
+ * @node: the node (evaluated once)
+ *
+ * Context: as cds_hlist_nulls_first_rcu().
+ */
+#define cds_hlist_nulls_next_rcu(node)	((node)->next)
+
+/**
+ * cds_hlist_nulls_pprev_rcu - the link that leads to a nulls node, as an lvalue
+ * @node: a node on a list (evaluated once)
+ *
+ * The previous node's next, or the head's: what the kernel's
+ * *node->pprev names (rculist's node keeps a prev node pointer), for
+ * "rcu_assign_pointer(cds_hlist_nulls_pprev_rcu(old), newn)".
+ *
+ * Context: the updater, under the list's update lock.
+ */
+#define cds_hlist_nulls_pprev_rcu(node)	(*rculist__nulls_next((node)->prev))
+
+/**
  * cds_hlist_nulls_for_each_entry - iterate over the elements of a nulls list
  * @entry: the cursor, a pointer to the element type
  * @pos: a struct cds_hlist_nulls_node pointer; the end marker at the end
@@ -404,5 +543,38 @@ static inline void cds_hlist_nulls_del_init_rcu(struct cds_hlist_nulls_node *n)
 	     !cds_is_a_nulls(pos) &&					\
 	     ((entry) = cds_hlist_nulls_entry(pos, RCULIST__POINTEE(entry), member), 1); \
 	     (pos) = rculist__deref((pos)->next))
+
+/**
+ * cds_hlist_nulls_for_each_entry_safe - iterate over the elements of a nulls list, for a reader whose body may delete
+ * @entry: the cursor, a pointer to the element type
+ * @pos: a struct cds_hlist_nulls_node pointer: the next node (or the end
+ *	marker) while the body runs
+ * @head: the head
+ * @member: the name of the node field
+ *
+ * The kernel's hlist_nulls_for_each_entry_safe(): @pos is advanced past
+ * @entry before the body runs, so the body may delete @entry (and, with
+ * the update lock, recycle it).  Links are loaded dependency-ordered.
+ *
+ * Context: reader, inside a read-side critical section, or the updater.
+ */
+#define cds_hlist_nulls_for_each_entry_safe(entry, pos, head, member)	\
+	for ((pos) = rculist__deref((head)->next);			\
+	     !cds_is_a_nulls(pos) &&					\
+	     ((entry) = cds_hlist_nulls_entry(pos, RCULIST__POINTEE(entry), member), \
+	      (pos) = rculist__deref((pos)->next), 1);)
+
+/**
+ * cds_hlist_nulls_for_each_entry_from - iterate over a nulls list from a node on
+ * @entry: the cursor, a pointer to the element type
+ * @pos: the node to start from (or an end marker); the end marker at the end
+ * @member: the name of the node field
+ *
+ * Context: the caller owns the list (no concurrent updater).
+ */
+#define cds_hlist_nulls_for_each_entry_from(entry, pos, member)		\
+	for (; !cds_is_a_nulls(pos) &&					\
+	     ((entry) = cds_hlist_nulls_entry(pos, RCULIST__POINTEE(entry), member), 1); \
+	     (pos) = (pos)->next)
 
 #endif /* RCULIST_NULLS_H */

@@ -21,6 +21,7 @@ struct node {
 	struct cds_list_head link;
 	struct cds_hlist_node hnode;
 	struct cds_hlist_nulls_node nnode;
+	struct cds_hlist_bl_node blnode;
 };
 
 #define NNODES 5
@@ -307,6 +308,110 @@ static void iter_nulls(struct node *n)
 	iter_expect((long)cds_get_nulls_value(pos), 7, "nulls rcu walk ends on 7");
 }
 
+/* The nulls iterators of the kernel's later releases. */
+static void iter_nulls_more(struct node *n)
+{
+	struct cds_hlist_nulls_head nh;
+	struct cds_hlist_nulls_node *pos;
+	struct node *e;
+	long sig;
+	int i;
+
+	CDS_INIT_HLIST_NULLS_HEAD(&nh, 7);
+	for (i = NNODES; i-- > 0;)
+		cds_hlist_nulls_add_head(&n[i].nnode, &nh);
+
+	sig = 0;
+	cds_hlist_nulls_for_each_entry_safe(e, pos, &nh, nnode) {
+		SIG(sig, e->key);
+		if (e->key == 2)
+			cds_hlist_nulls_del_rcu(&e->nnode);
+	}
+	iter_expect(sig, 12345, "cds_hlist_nulls_for_each_entry_safe");
+	iter_expect((long)cds_get_nulls_value(pos), 7, "nulls safe walk ends on 7");
+
+	sig = 0;
+	pos = &n[2].nnode;
+	cds_hlist_nulls_for_each_entry_from(e, pos, nnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 345, "cds_hlist_nulls_for_each_entry_from");
+}
+
+/* [bh] -> 1 <-> 2 <-> 3 <-> 4 <-> 5, bit-locked; and the newer accessors. */
+static void iter_bl(struct node *n, struct cds_list_head *h)
+{
+	struct cds_hlist_bl_head bh;
+	struct cds_hlist_bl_node *pos, *tmp;
+	struct node *e, *f;
+	long sig;
+	int i;
+
+	CDS_INIT_HLIST_BL_HEAD(&bh);
+	cds_hlist_bl_lock(&bh);
+	for (i = NNODES; i-- > 0;)
+		cds_hlist_bl_add_head(&n[i].blnode, &bh);
+
+	sig = 0;
+	cds_hlist_bl_for_each_entry(e, pos, &bh, blnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_bl_for_each_entry");
+
+	sig = 0;
+	cds_hlist_bl_for_each_entry_rcu(e, pos, &bh, blnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_hlist_bl_for_each_entry_rcu");
+
+	sig = 0;
+	cds_hlist_bl_for_each_entry_safe(e, pos, tmp, &bh, blnode) {
+		SIG(sig, e->key);
+		if (e->key % 2)
+			cds_hlist_bl_del(pos);
+	}
+	iter_expect(sig, 12345, "cds_hlist_bl_for_each_entry_safe");
+	iter_expect(cds_hlist_bl_is_locked(&bh), 1, "bl lock bit kept");
+	cds_hlist_bl_unlock(&bh);
+	sig = 0;
+	cds_hlist_bl_for_each_entry(e, pos, &bh, blnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 24, "cds_hlist_bl_for_each_entry after deletes");
+
+	/* h is [h] <-> 1 <-> 2 <-> 3 <-> 4 <-> 5 */
+	e = cds_list_last_entry_or_null(h, struct node, link);
+	iter_expect(e ? e->key : -1, 5, "cds_list_last_entry_or_null");
+	e = cds_list_next_entry_circular(e, h, link);
+	iter_expect(e->key, 1, "cds_list_next_entry_circular");
+	e = cds_list_prev_entry_circular(e, h, link);
+	iter_expect(e->key, 5, "cds_list_prev_entry_circular");
+	f = NULL;
+	f = cds_list_prepare_entry(f, h, link);
+	iter_expect(cds_list_entry_is_head(f, h, link), 1, "cds_list_prepare_entry");
+}
+
+/* cds_list_sort(): descending keys sorted back to ascending. */
+static int iter_cmp(void *priv, const struct cds_list_head *a,
+		    const struct cds_list_head *b)
+{
+	(void)priv;
+	return cds_list_entry(a, struct node, link)->key -
+	       cds_list_entry(b, struct node, link)->key;
+}
+
+static void iter_sort(struct node *n)
+{
+	struct cds_list_head h;
+	struct node *e;
+	long sig = 0;
+	int i;
+
+	CDS_INIT_LIST_HEAD(&h);
+	for (i = 0; i < NNODES; i++)
+		cds_list_add(&n[i].link, &h);
+	cds_list_sort(NULL, &h, iter_cmp);
+	cds_list_for_each_entry(e, &h, link)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_list_sort");
+}
+
 /*
  * A table of 4 buckets, keys 1..5 added in order: cds_hash_32(k, 2) puts
  * 3 in bucket 0, 1 in 1, 4 in 2, and 2 then 5 in 3 (newest first: 5, 2).
@@ -384,8 +489,11 @@ static int iter_check_all(void)
 	iter_circular(n, &h);
 	iter_linear(n, &hh);
 	iter_nulls(n);
+	iter_nulls_more(n);
+	iter_bl(n, &h);
 	iter_hash(n);
 	rculist_read_unlock();
+	iter_sort(n);
 	return iter_failures;
 }
 

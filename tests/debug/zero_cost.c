@@ -12,11 +12,14 @@ struct obj {
 	int key;
 	struct cds_list_head link;
 	struct cds_hlist_node node;
+	struct cds_hlist_bl_node bl;
 };
 
 typedef struct cds_list_head L;
 typedef struct cds_hlist_node N;
 typedef struct cds_hlist_head H;
+typedef struct cds_hlist_bl_node BN;
+typedef struct cds_hlist_bl_head BH;
 
 /* One line per function, a table: clang-format would unfold it. */
 /* clang-format off */
@@ -130,6 +133,25 @@ long z_hfe_entry_rcu(H *h) { struct obj *o; N *p; long s = 0; cds_hlist_for_each
 long z_hfe_entry_rcu_2(H *h) { struct obj *o; long s = 0; cds_hlist_for_each_entry_rcu_2(o, h, node) s += o->key; return s; }
 long z_hfe_entry_continue_rcu(struct obj *o) { long s = 0; cds_hlist_for_each_entry_continue_rcu(o, node) s += o->key; return s; }
 long z_hfe_entry_from_rcu(struct obj *o) { long s = 0; cds_hlist_for_each_entry_from_rcu(o, node) s += o->key; return s; }
+
+/* The kernel's newer names that carry hooks. */
+void z_del_init_careful(L *e) { cds_list_del_init_careful(e); }
+void z_splice_rcu(L *l, L *h) { cds_list_splice_rcu(l, h); }
+void z_bidir_del_rcu(L *e) { cds_list_bidir_del_rcu(e); }
+
+/* Bit-locked lists. */
+void z_bl_lock(BH *h) { cds_hlist_bl_lock(h); }
+void z_bl_unlock(BH *h) { cds_hlist_bl_unlock(h); }
+void z_bl_add_head(BN *n, BH *h) { cds_hlist_bl_add_head(n, h); }
+void z_bl_add_before(BN *n, BN *x) { cds_hlist_bl_add_before(n, x); }
+void z_bl_add_behind(BN *n, BN *p) { cds_hlist_bl_add_behind(n, p); }
+void z_bl_del(BN *e) { cds_hlist_bl_del(e); }
+void z_bl_del_init(BN *e) { cds_hlist_bl_del_init(e); }
+void z_bl_add_head_rcu(BN *n, BH *h) { cds_hlist_bl_add_head_rcu(n, h); }
+void z_bl_del_rcu(BN *e) { cds_hlist_bl_del_rcu(e); }
+long z_bl_fe_entry(BH *h) { struct obj *o; BN *p; long s = 0; cds_hlist_bl_for_each_entry(o, p, h, bl) s += o->key; return s; }
+long z_bl_fe_entry_safe(BH *h) { struct obj *o; BN *p, *n; long s = 0; cds_hlist_bl_for_each_entry_safe(o, p, n, h, bl) s += o->key; return s; }
+long z_bl_fe_entry_rcu(BH *h) { struct obj *o; BN *p; long s = 0; cds_hlist_bl_for_each_entry_rcu(o, p, h, bl) s += o->key; return s; }
 /* Hash tables: the hlist operations on one bucket. */
 typedef H T[16];
 void z_hash_init(T *t) { cds_hash_init(*t); }

@@ -21,7 +21,7 @@ cp -R include/. "$out/include/"
 
 # Delete every hook: statement lines, the reader check inside a for
 # initialisation, and the one alone in an empty for initialisation.
-for h in list list_rcu hlist hlist_rcu; do
+for h in list list_rcu hlist hlist_rcu hlist_bl; do
 	sed -e '/^[[:space:]]*RCULIST__\(CHECK\|POISON\)_[A-Z_]*(.*);[[:space:]]*$/d' \
 	    -e 's/RCULIST__CHECK_READER(),[[:space:]]*//g' \
 	    -e 's/for (RCULIST__CHECK_READER();/for (;/g' \

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * tests/memorder/ops.c - every _rcu update operation, iterator and
- * accessor of <rculist/list_rcu.h>, <rculist/hlist_rcu.h> and
- * <rculist/nulls.h> in a function of its own, compiled for aarch64 (never
- * run) so that tests/memorder/check.py can read the ordering of each
+ * accessor of <rculist/list_rcu.h>, <rculist/hlist_rcu.h>,
+ * <rculist/nulls.h>, <rculist/hlist_bl.h> and <rculist/hashtable.h> in a
+ * function of its own, compiled for aarch64 (never run) so that tests/memorder/check.py can read the ordering of each
  * publication and each reader load in the generated code.
  *
  * Each function is preceded by its expectations, one per line, in a
@@ -47,6 +47,11 @@ struct helem {
 struct nelem {
 	int key;
 	struct cds_hlist_nulls_node node;
+};
+
+struct blelem {
+	int key;
+	struct cds_hlist_bl_node node;
 };
 
 /* ------------------------------------------------ circular: updates */
@@ -119,6 +124,22 @@ void t_cds_list_splice_tail_init_rcu(struct cds_list_head *list,
 	__cds_list_splice_init_rcu(list, head->prev, head); /* as above */
 }
 
+/* expect: release elem->prev->next = elem->next
+ * expect: release elem->next->prev = elem->prev
+ * expect: releases 2 */
+void t_cds_list_bidir_del_rcu(struct cds_list_head *elem)
+{
+	cds_list_bidir_del_rcu(elem);
+}
+
+/* expect: release head->next = list->next
+ * expect: release head->next->prev = list->prev
+ * expect: releases 2 */
+void t_cds_list_splice_rcu(struct cds_list_head *list, struct cds_list_head *head)
+{
+	cds_list_splice_rcu(list, head);
+}
+
 /* ------------------------------------- circular: readers, accessors */
 
 /* expect: acquire 1 */
@@ -142,6 +163,25 @@ int t_cds_list_next_or_null_rcu(struct cds_list_head *head, struct elem *pos)
 		cds_list_next_or_null_rcu(head, &pos->node, struct elem, node);
 
 	return e ? e->key : -1;
+}
+
+/* expect: acquire 1 */
+int t_cds_list_next_rcu(struct cds_list_head *pos)
+{
+	return cds_list_entry(rculist__deref(cds_list_next_rcu(pos)), struct elem, node)->key;
+}
+
+/* expect: acquire 1 */
+int t_cds_list_tail_rcu(struct cds_list_head *head)
+{
+	return cds_list_entry(rculist__deref(cds_list_tail_rcu(head)), struct elem, node)->key;
+}
+
+/* expect: acquire 1 */
+int t_cds_list_bidir_prev_rcu(struct cds_list_head *pos)
+{
+	return cds_list_entry(rculist__deref(cds_list_bidir_prev_rcu(pos)), struct elem,
+			      node)->key;
 }
 
 /* expect: acquire 2 */
@@ -254,6 +294,24 @@ void t_cds_hlist_replace_rcu(struct cds_hlist_node *old,
 	cds_hlist_replace_rcu(old, newn);
 }
 
+/* expect: release left->next = right->next
+ * expect: release right->next = left->next
+ * expect: releases 2 */
+void t_cds_hlists_swap_heads_rcu(struct cds_hlist_head *left,
+				 struct cds_hlist_head *right)
+{
+	cds_hlists_swap_heads_rcu(left, right);
+}
+
+/* The lvalue accessors, used as the kernel's callers use them. */
+
+/* expect: release old->prev->next = newn
+ * expect: releases 1 */
+void t_cds_hlist_pprev_rcu(struct cds_hlist_node *old, struct cds_hlist_node *newn)
+{
+	rculist__publish(cds_hlist_pprev_rcu(old), newn);
+}
+
 /* ---------------------------------------------------- hlist: readers */
 
 /* expect: acquire 2 */
@@ -308,6 +366,22 @@ int t_cds_hlist_for_each_entry_from_rcu(struct helem *e)
 	cds_hlist_for_each_entry_from_rcu(e, node)
 		sum += e->key;
 	return sum;
+}
+
+/* expect: acquire 1 */
+int t_cds_hlist_first_rcu(struct cds_hlist_head *head)
+{
+	struct cds_hlist_node *n = rculist__deref(cds_hlist_first_rcu(head));
+
+	return n ? cds_hlist_entry(n, struct helem, node)->key : -1;
+}
+
+/* expect: acquire 1 */
+int t_cds_hlist_next_rcu(struct cds_hlist_node *pos)
+{
+	struct cds_hlist_node *n = rculist__deref(cds_hlist_next_rcu(pos));
+
+	return n ? cds_hlist_entry(n, struct helem, node)->key : -1;
 }
 
 /* ----------------------------------------------- hash tables (hlists) */
@@ -396,6 +470,32 @@ void t_cds_hlist_nulls_del_init_rcu(struct cds_hlist_nulls_node *n)
 	cds_hlist_nulls_del_init_rcu(n);
 }
 
+/* expect: release n->next = old->next
+ * expect: release old->prev->next = n
+ * expect: releases 2 */
+void t_cds_hlist_nulls_replace_rcu(struct cds_hlist_nulls_node *old,
+				   struct cds_hlist_nulls_node *n)
+{
+	cds_hlist_nulls_replace_rcu(old, n);
+}
+
+/* expect: release n->next = old->next
+ * expect: release old->prev->next = n
+ * expect: releases 2 */
+void t_cds_hlist_nulls_replace_init_rcu(struct cds_hlist_nulls_node *old,
+					struct cds_hlist_nulls_node *n)
+{
+	cds_hlist_nulls_replace_init_rcu(old, n);
+}
+
+/* expect: release old->prev->next = n
+ * expect: releases 1 */
+void t_cds_hlist_nulls_pprev_rcu(struct cds_hlist_nulls_node *old,
+				 struct cds_hlist_nulls_node *n)
+{
+	rculist__publish(cds_hlist_nulls_pprev_rcu(old), n);
+}
+
 /* ---------------------------------------------------- nulls: readers */
 
 /* expect: acquire 2 */
@@ -406,6 +506,63 @@ int t_cds_hlist_nulls_for_each_entry_rcu(struct cds_hlist_nulls_head *head)
 	int sum = 0;
 
 	cds_hlist_nulls_for_each_entry_rcu(e, pos, head, node)
+		sum += e->key;
+	return sum;
+}
+
+/* expect: acquire 1 */
+int t_cds_hlist_nulls_first_rcu(struct cds_hlist_nulls_head *head)
+{
+	struct cds_hlist_nulls_node *n = rculist__deref(cds_hlist_nulls_first_rcu(head));
+
+	return cds_is_a_nulls(n) ? -1 : cds_hlist_nulls_entry(n, struct nelem, node)->key;
+}
+
+/* expect: acquire 1 */
+int t_cds_hlist_nulls_next_rcu(struct cds_hlist_nulls_node *pos)
+{
+	struct cds_hlist_nulls_node *n = rculist__deref(cds_hlist_nulls_next_rcu(pos));
+
+	return cds_is_a_nulls(n) ? -1 : cds_hlist_nulls_entry(n, struct nelem, node)->key;
+}
+
+/* ------------------------------------------------ bit-locked: updates */
+
+/* The value published carries the head's lock bit: the checker reads it as ?. */
+
+/* expect: release head->next = ?
+ * expect: releases 1 */
+void t_cds_hlist_bl_add_head_rcu(struct cds_hlist_bl_node *n,
+				 struct cds_hlist_bl_head *head)
+{
+	cds_hlist_bl_add_head_rcu(n, head);
+}
+
+/* expect: release n->prev->next = ?
+ * expect: releases 1 */
+void t_cds_hlist_bl_del_rcu(struct cds_hlist_bl_node *n)
+{
+	cds_hlist_bl_del_rcu(n);
+}
+
+/* ------------------------------------------------ bit-locked: readers */
+
+/* expect: acquire 1 */
+int t_cds_hlist_bl_first_rcu(struct cds_hlist_bl_head *head)
+{
+	struct cds_hlist_bl_node *n = cds_hlist_bl_first_rcu(head);
+
+	return n ? cds_hlist_bl_entry(n, struct blelem, node)->key : -1;
+}
+
+/* expect: acquire 2 */
+int t_cds_hlist_bl_for_each_entry_rcu(struct cds_hlist_bl_head *head)
+{
+	struct cds_hlist_bl_node *pos;
+	struct blelem *e;
+	int sum = 0;
+
+	cds_hlist_bl_for_each_entry_rcu(e, pos, head, node)
 		sum += e->key;
 	return sum;
 }

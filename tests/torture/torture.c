@@ -26,6 +26,11 @@
  *             cds_hash_for_each_possible_rcu() and walk the whole table
  *             with cds_hash_for_each_rcu(): every element in its key's
  *             bucket, no key twice, every pinned key found.
+ *   blb[]     bit-locked lists (when <rculist/hlist_bl.h> is there): the
+ *             updaters take each bucket's bit lock to add_head_rcu and
+ *             del_rcu; readers walk with cds_hlist_bl_for_each_entry_rcu:
+ *             never a link with the lock bit, every element in its key's
+ *             bucket, no key twice.
  *   nulls[]   nulls lists (when <rculist/nulls.h> is there) over a pool
  *             of type-stable elements moved between buckets with no grace
  *             period (del_rcu, new key, add_head/tail_rcu).  Readers look
@@ -85,6 +90,9 @@ struct elem {
 #ifdef RCULIST_NULLS_H
 	struct cds_hlist_nulls_node nnode; /* type-stable pool only */
 #endif
+#ifdef RCULIST_HLIST_BL_H
+	struct cds_hlist_bl_node blnode;
+#endif
 };
 
 /* A poisoned element's links lead here, and a reader stops here. */
@@ -108,6 +116,10 @@ static pthread_mutex_t bucket_lock[NBUCKETS];
 #define HTAB_PINNED(k) ((k) % 16 == 0)
 static CDS_DEFINE_HASHTABLE(htab, HTAB_BITS);
 static pthread_mutex_t htab_lock[1 << HTAB_BITS];
+#ifdef RCULIST_HLIST_BL_H
+#define BL_BUCKETS 4
+static struct cds_hlist_bl_head blb[BL_BUCKETS]; /* each its own lock */
+#endif
 
 #ifdef RCULIST_NULLS_H
 #define NULLS_BUCKETS 4
@@ -208,6 +220,9 @@ static void poison_and_free(struct elem *e)
 	e->key = -1;
 	e->link.next = e->link.prev = &poison_trap.link;
 	e->hnode.next = &poison_trap.hnode;
+#ifdef RCULIST_HLIST_BL_H
+	e->blnode.next = &poison_trap.blnode;
+#endif
 	count(C_FREES, 1);
 	free(e);
 }
@@ -489,6 +504,38 @@ static void walk_htab_all(struct seen *s)
 	count(C_WALK_STEPS, (unsigned long)n);
 }
 
+#ifdef RCULIST_HLIST_BL_H
+/* A bit-locked bucket: never the lock bit, keys in their bucket, no dup. */
+static void walk_bl(struct seen *s, unsigned int b, long lookup)
+{
+	struct cds_hlist_bl_node *pos;
+	struct elem *e;
+	long n = 0;
+
+	seen_reset(s);
+	cds_hlist_bl_for_each_entry_rcu(e, pos, &blb[b], blnode) {
+		if ((uintptr_t)pos & 1) {
+			violation(K_BUCKET, "bl link with the lock bit",
+				  (long)b, n);
+			return;
+		}
+		if (!touch(e))
+			return;
+		if ((unsigned long)e->key % BL_BUCKETS != b)
+			violation(K_BUCKET, "bl key in bucket", e->key, b);
+		if (!seen_add(s, e->key))
+			violation(K_NO_DUP, "bl", e->key, n);
+		if (e->key == lookup)
+			break;
+		if (++n > WALK_LIMIT) {
+			violation(K_TERMINATES, "bl", n, 0);
+			return;
+		}
+	}
+	count(C_WALK_STEPS, (unsigned long)n);
+}
+#endif
+
 #ifdef RCULIST_NULLS_H
 /* Look up the key of a random pool element; restart on a foreign marker. */
 static void walk_nulls(unsigned int x)
@@ -545,6 +592,14 @@ static void read_once(struct seen *s, unsigned int *r)
 		count(C_READS, 1);
 		return;
 	}
+#ifdef RCULIST_HLIST_BL_H
+	if (x % 8 == 6) {
+		walk_bl(s, x / 8 % BL_BUCKETS, (long)(x / 8 / BL_BUCKETS % 512));
+		rculist_read_unlock();
+		count(C_READS, 1);
+		return;
+	}
+#endif
 #ifdef RCULIST_NULLS_H
 	if (x % 8 == 7) {
 		walk_nulls(x / 8);
@@ -799,6 +854,33 @@ static void update_htab(unsigned int x)
 	count(C_UPDATES, 1);
 }
 
+#ifdef RCULIST_HLIST_BL_H
+/* Under the bucket's bit lock: add a new element, or delete the n-th. */
+static void update_bl(unsigned int x)
+{
+	unsigned int b = x % BL_BUCKETS, want = x / BL_BUCKETS % 16;
+	struct cds_hlist_bl_node *pos;
+	struct elem *e, *nth = NULL, *old = NULL;
+	unsigned int len = 0;
+
+	cds_hlist_bl_lock(&blb[b]);
+	cds_hlist_bl_for_each_entry(e, pos, &blb[b], blnode)
+		if (len++ == want)
+			nth = e;
+	if (len < 4 || (!nth && len < 16)) {
+		e = elem_new(new_key() * BL_BUCKETS + (long)b);
+		cds_hlist_bl_add_head_rcu(&e->blnode, &blb[b]);
+	} else if (nth) {
+		cds_hlist_bl_del_rcu(&nth->blnode);
+		old = nth;
+	}
+	cds_hlist_bl_unlock(&blb[b]);
+	if (old)
+		retire(old, x >> 13);
+	count(C_UPDATES, 1);
+}
+#endif
+
 #ifdef RCULIST_NULLS_H
 /* Recycle a pool element at once: off its bucket, new key, onto another. */
 static void update_nulls(unsigned int x)
@@ -833,6 +915,12 @@ static void *updater(void *p)
 			update_htab(x / 5);
 			continue;
 		}
+#ifdef RCULIST_HLIST_BL_H
+		if (x % 8 == 6) {
+			update_bl(x / 8);
+			continue;
+		}
+#endif
 #ifdef RCULIST_NULLS_H
 		if (x % 4 == 3) {
 			update_nulls(x / 4);
@@ -959,12 +1047,20 @@ static void lock_all(void)
 		pthread_mutex_lock(&bucket_lock[i]);
 	for (i = 0; i < 1 << HTAB_BITS; i++)
 		pthread_mutex_lock(&htab_lock[i]);
+#ifdef RCULIST_HLIST_BL_H
+	for (i = 0; i < BL_BUCKETS; i++)
+		cds_hlist_bl_lock(&blb[i]);
+#endif
 }
 
 static void unlock_all(void)
 {
 	int i;
 
+#ifdef RCULIST_HLIST_BL_H
+	for (i = BL_BUCKETS; i-- > 0;)
+		cds_hlist_bl_unlock(&blb[i]);
+#endif
 	for (i = 1 << HTAB_BITS; i-- > 0;)
 		pthread_mutex_unlock(&htab_lock[i]);
 	for (i = NBUCKETS; i-- > 0;)
@@ -1141,6 +1237,20 @@ static void check_final_shape(void)
 	}
 	if (n != HTAB_KEYS / 16)
 		violation(K_FINAL_SHAPE, "pinned keys left", n, HTAB_KEYS / 16);
+#ifdef RCULIST_HLIST_BL_H
+	for (i = 0; i < BL_BUCKETS; i++) {
+		struct cds_hlist_bl_node **pprev = &blb[i].first, *pos;
+
+		if (cds_hlist_bl_is_locked(&blb[i]))
+			violation(K_FINAL_SHAPE, "bl bucket left locked", i, 0);
+		cds_hlist_bl_for_each_entry(e, pos, &blb[i], blnode) {
+			if (pos->pprev != pprev || e->magic != MAGIC_LIVE ||
+			    (unsigned long)e->key % BL_BUCKETS != (unsigned long)i)
+				violation(K_FINAL_SHAPE, "bl links", i, e->key);
+			pprev = &pos->next;
+		}
+	}
+#endif
 }
 
 static void free_all(void)
@@ -1161,6 +1271,14 @@ static void free_all(void)
 		cds_hash_del(&e->hnode);
 		poison_and_free(e);
 	}
+#ifdef RCULIST_HLIST_BL_H
+	for (i = 0; i < BL_BUCKETS; i++) {
+		struct cds_hlist_bl_node *blpos, *blp;
+
+		cds_hlist_bl_for_each_entry_safe(e, blpos, blp, &blb[i], blnode)
+			poison_and_free(e);
+	}
+#endif
 #ifdef RCULIST_NULLS_H
 	for (i = 0; i < NULLS_POOL; i++)
 		poison_and_free(nulls_pool[i]);
@@ -1192,6 +1310,10 @@ int main(int argc, char **argv)
 		cds_hash_add(htab, &elem_new(i)->hnode, (long)i);
 	for (i = 0; i < RING_LEN; i++)
 		cds_list_add_tail(&elem_new(i)->link, &ring);
+#ifdef RCULIST_HLIST_BL_H
+	for (i = 0; i < BL_BUCKETS; i++)
+		CDS_INIT_HLIST_BL_HEAD(&blb[i]);
+#endif
 #ifdef RCULIST_NULLS_H
 	for (i = 0; i < NULLS_BUCKETS; i++)
 		CDS_INIT_HLIST_NULLS_HEAD(&nulls[i], (unsigned long)i);

@@ -44,6 +44,7 @@ struct conc_elem {
 	long key;
 	struct cds_list_head link;
 	struct cds_hlist_node hnode;
+	struct cds_hlist_bl_node blnode;
 	struct rcu_head rcu;
 	unsigned char payload[16];
 };
@@ -54,6 +55,7 @@ static struct conc_elem conc_sentinel = {
 	.key = -1,
 	.link = { &conc_sentinel.link, &conc_sentinel.link },
 	.hnode = { NULL, NULL },
+	.blnode = { NULL, NULL },
 };
 
 static inline struct conc_elem *conc_elem_new(long key)
@@ -87,6 +89,7 @@ static inline void conc_poison(struct conc_elem *e)
 	__atomic_store_n(&e->link.next, &conc_sentinel.link, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->link.prev, &conc_sentinel.link, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->hnode.next, &conc_sentinel.hnode, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->blnode.next, &conc_sentinel.blnode, __ATOMIC_RELAXED);
 	memset(&e->key, CONC_POISON_BYTE, sizeof(e->key));
 	memset(e->payload, CONC_POISON_BYTE, sizeof(e->payload));
 }
@@ -342,8 +345,12 @@ static inline void conc_readers_start(struct conc_reader *r, size_t n)
 
 /*
  * Keep calling @step for at least @secs seconds and until every reader
- * has overlapped updates @min_overlaps times (at most 4 s in all).
+ * has overlapped updates @min_overlaps times: a loaded machine may give
+ * a reader few turns, so this waits for their progress, up to
+ * CONC_PROGRESS_SECS in all (the suites' timeouts are 30 s).
  */
+#define CONC_PROGRESS_SECS 20.0
+
 static inline unsigned long conc_update_for(double secs,
 					    unsigned long min_overlaps,
 					    struct conc_reader *r, size_t n,
@@ -359,7 +366,7 @@ static inline unsigned long conc_update_for(double secs,
 		if (steps % 16)
 			continue;
 		t = conc_now() - start;
-		if (t > 4.0)
+		if (t > CONC_PROGRESS_SECS)
 			break;
 		if (t < secs)
 			continue;
@@ -391,8 +398,8 @@ static inline void conc_readers_stop(struct conc_reader *r, size_t n)
 		cr_assert_gt(r[i].walks, 0, "reader %zu never walked", i);
 		cr_assert_gt(r[i].elems, 0, "reader %zu saw no element", i);
 		cr_assert_gt(r[i].overlaps, 0,
-			     "reader %zu: none of its %lu walks overlapped an update",
-			     i, r[i].walks);
+			     "reader %zu: no progress: none of its %lu walks overlapped an update in %.0f s",
+			     i, r[i].walks, CONC_PROGRESS_SECS);
 	}
 }
 

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/unit/debug_hlist_bl.c - debug mode catches misuse of the
+ * bit-locked lists: a second delete, a delete of a node never added, a
+ * double add, an update or unlock of a list not locked.  Compiled in
+ * debug mode in both builds.
+ */
+#ifndef RCULIST_DEBUG
+#define RCULIST_DEBUG
+#endif
+#include "debug_expect.h"
+
+TestSuite(debug_hlist_bl, .timeout = 10, .init = debug_init);
+
+struct bitem {
+	int key;
+	struct cds_hlist_bl_node node;
+};
+
+static struct cds_hlist_bl_head h;
+static struct bitem a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };
+
+/* [h] -> a <-> b <-> c, locked */
+static void abc(void)
+{
+	CDS_INIT_HLIST_BL_HEAD(&h);
+	cds_hlist_bl_lock(&h);
+	cds_hlist_bl_add_head(&c.node, &h);
+	cds_hlist_bl_add_head(&b.node, &h);
+	cds_hlist_bl_add_head(&a.node, &h);
+	cr_assert_eq((uintptr_t)h.first, (uintptr_t)&a.node | 1);
+	cr_assert_eq(a.node.next, &b.node);
+	cr_assert_eq(b.node.next, &c.node);
+}
+
+Test(debug_hlist_bl, double_del, .signal = SIGABRT)
+{
+	abc();
+	/* before: [h] -> a <-> b <-> c   after: [h] -> a <-> c, b poisoned */
+	cds_hlist_bl_del(&b.node);
+	cr_assert_eq(a.node.next, &c.node);
+	cr_assert_eq(c.node.pprev, &a.node.next);
+	cr_assert_eq((void *)b.node.next, RCULIST_POISON_NEXT);
+	cr_assert_eq((void *)b.node.pprev, RCULIST_POISON_PREV);
+	EXPECT_REPORT("cds_hlist_bl_del", &b.node,
+		      "pprev is 0x200, the poison of a deleted element (double delete?)");
+	PROVOKE(cds_hlist_bl_del(&b.node));
+}
+
+Test(debug_hlist_bl, double_del_rcu, .signal = SIGABRT)
+{
+	abc();
+	/* del_rcu poisons pprev only: readers on b still go on to c */
+	cds_hlist_bl_del_rcu(&b.node);
+	cr_assert_eq(b.node.next, &c.node);
+	cr_assert_eq((void *)b.node.pprev, RCULIST_POISON_PREV);
+	EXPECT_REPORT("cds_hlist_bl_del_rcu", &b.node,
+		      "pprev is 0x200, the poison of a deleted element (double delete?)");
+	PROVOKE(cds_hlist_bl_del_rcu(&b.node));
+}
+
+Test(debug_hlist_bl, del_of_never_added_node, .signal = SIGABRT)
+{
+	struct bitem x = { .key = 9 };
+
+	CDS_INIT_HLIST_BL_NODE(&x.node);
+	EXPECT_REPORT("cds_hlist_bl_del", &x.node,
+		      "pprev is NULL: the node is on no list (never added, or deleted with cds_hlist_bl_del_init()?)");
+	PROVOKE(cds_hlist_bl_del(&x.node));
+}
+
+Test(debug_hlist_bl, add_head_of_first_node, .signal = SIGABRT)
+{
+	abc();
+	EXPECT_REPORT("cds_hlist_bl_add_head_rcu", &a.node,
+		      "node is already on the list, next to the insertion point (double add?)");
+	PROVOKE(cds_hlist_bl_add_head_rcu(&a.node, &h));
+}
+
+Test(debug_hlist_bl, add_behind_itself, .signal = SIGABRT)
+{
+	abc();
+	EXPECT_REPORT("cds_hlist_bl_add_behind", &b.node,
+		      "node is already on the list, next to the insertion point (double add?)");
+	PROVOKE(cds_hlist_bl_add_behind(&b.node, &b.node));
+}
+
+Test(debug_hlist_bl, add_head_unlocked, .signal = SIGABRT)
+{
+	struct bitem x = { .key = 9 };
+
+	CDS_INIT_HLIST_BL_HEAD(&h);
+	EXPECT_REPORT("cds_hlist_bl_add_head", &h,
+		      "the list is not locked (take cds_hlist_bl_lock() first)");
+	PROVOKE(cds_hlist_bl_add_head(&x.node, &h));
+}
+
+Test(debug_hlist_bl, unlock_unlocked, .signal = SIGABRT)
+{
+	CDS_INIT_HLIST_BL_HEAD(&h);
+	EXPECT_REPORT("cds_hlist_bl_unlock", &h,
+		      "the list is not locked (take cds_hlist_bl_lock() first)");
+	PROVOKE(cds_hlist_bl_unlock(&h));
+}
+
+/* The checks pass on correct use: no report, the lock bit kept. */
+Test(debug_hlist_bl, correct_use_is_silent)
+{
+	struct bitem x = { .key = 4 };
+
+	abc();
+	cds_hlist_bl_add_before(&x.node, &a.node);
+	cr_assert_eq((uintptr_t)h.first, (uintptr_t)&x.node | 1);
+	cds_hlist_bl_del_init(&x.node);
+	cds_hlist_bl_del_init(&x.node);
+	cds_hlist_bl_add_behind(&x.node, &c.node);
+	cds_hlist_bl_del_rcu(&x.node);
+	cds_hlist_bl_unlock(&h);
+	cr_assert_eq(h.first, &a.node);
+	cr_assert_eq(reports, 0, "a report on correct use: %s", last_report);
+}
