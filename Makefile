@@ -61,7 +61,7 @@ DEPFLAGS    ?= -MMD -MP
 ALL_CPPFLAGS = -Iinclude $(URCU_CFLAGS) $(DEPFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = -std=gnu11 $(WARNINGS) $(CFLAGS)
 # Library code: position independent; liburcu's reader state reached
-# with initial-exec TLS (see README, "Performance").
+# with initial-exec TLS (see docs/performance.md).
 LIB_CFLAGS   = -fPIC -ftls-model=initial-exec $(LIB_LTO_CFLAGS)
 
 # With gcc the library objects also carry GIMPLE beside their machine code
@@ -306,8 +306,6 @@ check: ## Run every test (what CI runs), CHECK_JOBS at a time, with a table of s
 	$(MAKE) --no-print-directory check-table TIMED_B=$(CHECK_B) CHECK_TABLE='$(CHECKS_RUN)'; st=$$?; \
 	echo "== make check: $$(($$(date +%s) - t0)) s in all"; exit $$st
 
-check-prep: $(CHECK_PREP)
-
 # One check (or step of check-full), timed by bash (wall, user + system
 # CPU of everything it ran), its output in a log printed once it ends.
 TIMED_B ?= $(CHECK_B)
@@ -399,3 +397,7 @@ CC_NEUTRAL_CHECKS := check-model check-memory-order check-typecheck \
 # Dependency files of objects (DEPFLAGS); those of programs built in one step
 # are not read, so no pattern rule is ever asked to remake one.
 -include $(wildcard $(patsubst %.o,%.d,$(shell find $(B) -name '*.o' 2>/dev/null)))
+
+# After the fragments, which add to CHECK_PREP (a prerequisite list is
+# expanded where the rule stands).
+check-prep: $(CHECK_PREP)

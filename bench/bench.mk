@@ -10,8 +10,11 @@
 
 BENCH_B   := $(B)/bench
 BENCH_O   := $(BENCH_B)/obj
-BENCH_NEUTRAL := $(BENCH_O)/harness.o $(BENCH_O)/rl.o $(BENCH_O)/plain.o \
-	$(BENCH_O)/rwlock.o $(BENCH_O)/mutex.o
+# The harness and every benchmark question (bench/q_<question>.c, one
+# file each, registering its sections: see bench/harness.h).
+BENCH_QUESTIONS := $(patsubst bench/%.c,$(BENCH_O)/%.o,$(sort $(wildcard bench/q_*.c)))
+BENCH_NEUTRAL := $(BENCH_O)/harness.o $(BENCH_QUESTIONS) $(BENCH_O)/rl.o \
+	$(BENCH_O)/plain.o $(BENCH_O)/rwlock.o $(BENCH_O)/mutex.o
 bench_flavor_objs = $(BENCH_O)/$(1)/rli.o $(BENCH_O)/$(1)/urcu.o \
 	$(BENCH_O)/$(1)/urcu-lib.o
 BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/bench $(BENCH_B)/$(f)/bench-static)

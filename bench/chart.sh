@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # bench/chart.sh SUMMARY.csv OUTDIR MACHINE "FLAVOR..." - draw OUTDIR/bench.svg
-# and OUTDIR/bench.png with gnuplot: one panel per question (read cost;
-# readers beside an updater; grace-period latency), flavours along x,
-# one colour per implementation, min-max whiskers, white background.
+# and OUTDIR/bench.png with gnuplot: the read cost, one panel per flavour
+# on its own scale; readers beside an updater and grace-period latency,
+# flavours along x; one colour per implementation, min-max whiskers,
+# white background.
 set -e
 sum=$1
 out=$2
@@ -50,12 +51,30 @@ panel ":conc:rculist :conc:rculist-batch :conc:urcu :conc:rwlock :conc:mutex" \
 	rm -f "$out/chart-gp1" "$out/chart-gp2" "$out/chart-gp3"
 } >"$out/chart-gp.dat"
 
-# The read panel's y range: from the medians, so that one disturbed
-# sample's whisker does not squash every bar (whiskers beyond are cut).
-read_range=$(awk '{ for (i = 2; i <= NF; i += 3) if ($i != "?") {
-		if (!n++ || $i > hi) hi = $i; if ($i < lo) lo = $i } }
-	END { hi = hi > 4 ? hi * 2 : 8; printf "[%g:%g]", lo < 0 ? lo * 2 : 0, hi }' \
-	"$out/chart-read.dat")
+# The read panels: one per flavour, each with its own y range (mb's
+# fences would otherwise flatten every other bar), from the medians, so
+# that one disturbed sample's whisker does not squash the bars (whiskers
+# beyond are cut).  One gnuplot plot command per flavour, built here.
+read_plots=$(awk -v dat="$out/chart-read.dat" -v n="$(wc -l <"$out/chart-read.dat")" '
+	{
+		lo = 0; hi = 0
+		for (i = 2; i <= NF; i += 3) if ($i != "?") {
+			if ($i > hi) hi = $i; if ($i < lo) lo = $i }
+		hi = hi > 0 ? hi * 1.6 : 1; lo = lo < 0 ? lo * 1.6 : 0
+		r = NR - 1; col = r % 2; row = int(r / 2); rows = int((n + 1) / 2)
+		h = 0.42 / rows
+		printf "set origin %g,%g\nset size 0.36,%g\n", col * 0.36, 0.955 - (row + 1) * h, h
+		printf "set title \"%s\" noenhanced\nset yrange [%g:%g]\n", $1, lo, hi
+		if (r == 0) print "set key at screen 0.74,0.94 top left vertical Left reverse noenhanced samplen 2"
+		else print "unset key"
+		printf "plot \"%s\" every ::%d::%d using 2:3:4:xtic(1) title \"rculist, shared (default)\" lc rgb \"#1f77b4\", ", dat, r, r
+		printf "\x27\x27 every ::%d::%d using 5:6:7 title \"rculist, static\" lc rgb \"#6baed6\", ", r, r
+		printf "\x27\x27 every ::%d::%d using 8:9:10 title \"rculist, static -flto\" lc rgb \"#08306b\", ", r, r
+		printf "\x27\x27 every ::%d::%d using 11:12:13 title \"liburcu inline\" lc rgb \"#ff7f0e\", ", r, r
+		printf "\x27\x27 every ::%d::%d using 14:15:16 title \"liburcu shared lib\" lc rgb \"#fdae6b\", ", r, r
+		printf "\x27\x27 every ::%d::%d using 17:18:19 title \"pthread rwlock\" lc rgb \"#2ca02c\", ", r, r
+		printf "\x27\x27 every ::%d::%d using 20:21:22 title \"pthread mutex\" lc rgb \"#d62728\"\n", r, r
+	}' "$out/chart-read.dat")
 
 for term in svg png; do
 	if [ $term = svg ]; then
@@ -76,20 +95,21 @@ set xtics noenhanced font ",14"
 set bars 0.5
 set lmargin 12
 set rmargin 40
-set multiplot layout 3,1 title "rculist benchmark (make bench): $machine" noenhanced font ",15"
+set multiplot title "rculist benchmark (make bench): $machine" noenhanced font ",15"
 
-set title "Read cost: ns a read-side section adds to a lookup (list of 8) over the unsynchronised walk\n(whiskers cut at twice the largest median)" noenhanced
+set label 1 "Read cost: ns a read-side section adds to a lookup (list of 8) over the unsynchronised walk; each flavour on its own scale (whiskers cut)" at screen 0.02,0.965 noenhanced
 set ylabel "ns per lookup"
-set yrange $read_range
-plot "$out/chart-read.dat" \
-	using 2:3:4:xtic(1) title "rculist, shared (default)" lc rgb "#1f77b4", \
-	'' using 5:6:7 title "rculist, static" lc rgb "#6baed6", \
-	'' using 8:9:10 title "rculist, static -flto" lc rgb "#08306b", \
-	'' using 11:12:13 title "liburcu inline" lc rgb "#ff7f0e", \
-	'' using 14:15:16 title "liburcu shared lib" lc rgb "#fdae6b", \
-	'' using 17:18:19 title "pthread rwlock" lc rgb "#2ca02c", \
-	'' using 20:21:22 title "pthread mutex" lc rgb "#d62728"
+set lmargin 9
+set rmargin 2
+$read_plots
+unset label 1
+unset title
+set lmargin 12
+set rmargin 40
 
+set key outside right top vertical Left reverse noenhanced samplen 2
+set origin 0,0.27
+set size 1,0.265
 set title "Readers with an updater: lookups/s of 1 reader beside 1 flat-out updater (list of 8), log scale" noenhanced
 set ylabel "M lookups/s"
 set yrange [*:*]
@@ -101,6 +121,8 @@ plot "$out/chart-conc.dat" \
 	'' using (\$11/1e6):(\$12/1e6):(\$13/1e6) title "pthread rwlock" lc rgb "#2ca02c", \
 	'' using (\$14/1e6):(\$15/1e6):(\$16/1e6) title "pthread mutex" lc rgb "#d62728"
 
+set origin 0,0
+set size 1,0.265
 set title "Grace-period latency: rculist_synchronize_rcu(), log scale" noenhanced
 set ylabel "microseconds"
 plot "$out/chart-gp.dat" \

@@ -26,6 +26,39 @@
 #define RCULIST__STR2(x) #x
 #define RCULIST__STR(x)	 RCULIST__STR2(x)
 
+/* The library defines the functions <rculist/read_side.h> wraps. */
+#undef rculist_read_lock
+#undef rculist_read_unlock
+#undef rculist_quiescent_state
+
+/*
+ * What programs' inline read side reads (<rculist/read_side.h>): whether
+ * read_lock/unlock do anything, and qsbr's grace-period counter, which
+ * rculist_quiescent_state() compares with the thread's own counter as the
+ * library last stored it (rculist__qs_ctr, kept by every call below that
+ * changes liburcu's reader counter).
+ */
+#if !RCULIST__QSBR
+/* No grace-period counter: 0, as every thread's rculist__qs_ctr stays. */
+static const unsigned long rculist__no_gp;
+#endif
+const struct rculist__read_side rculist__read_side = {
+	.lock_calls = !RCULIST__QSBR,
+#if RCULIST__QSBR
+	.qs_gp = &RCULIST__URCU(gp).ctr,
+#else
+	.qs_gp = &rculist__no_gp,
+#endif
+};
+__thread unsigned long rculist__qs_ctr;
+
+static inline void rculist__qs_sync(void)
+{
+#if RCULIST__QSBR
+	rculist__qs_ctr = URCU_TLS(RCULIST__URCU(reader)).ctr;
+#endif
+}
+
 /*
  * Defined by this flavour's library alone: a program compiled with
  * -DRCULIST_INLINE_<FLAVOR> refers to it (<rculist/inline.h>), so linking
@@ -42,6 +75,7 @@ void rculist_register_thread(void)
 {
 #if RCULIST__REGISTERS
 	RCULIST__URCU(register_thread)();
+	rculist__qs_sync();
 	rculist__thread_exit_arm();
 	rculist__stall_register(&URCU_TLS(RCULIST__URCU(reader)));
 #endif
@@ -155,6 +189,7 @@ void rculist__flavor_unregister(void)
 #if RCULIST__REGISTERS
 	rculist__stall_unregister();
 	RCULIST__URCU(unregister_thread)();
+	rculist__qs_ctr = 0;
 #endif
 }
 
@@ -195,6 +230,7 @@ inline void rculist_quiescent_state(void)
 {
 #if RCULIST__QSBR
 	RCULIST__URCU(quiescent_state)();
+	rculist__qs_sync();
 #endif
 }
 
@@ -202,6 +238,7 @@ void rculist_thread_offline(void)
 {
 #if RCULIST__QSBR
 	RCULIST__URCU(thread_offline)();
+	rculist__qs_sync();
 #endif
 }
 
@@ -209,6 +246,7 @@ void rculist_thread_online(void)
 {
 #if RCULIST__QSBR
 	RCULIST__URCU(thread_online)();
+	rculist__qs_sync();
 #endif
 }
 

@@ -23,14 +23,37 @@
 
 #include "internal.h"
 
+/*
+ * dlopen() is looked up when it is needed, never named: a static link
+ * that names it pulls glibc's static dlopen() into the program, with its
+ * link-time warning ("Using 'dlopen' in statically linked applications
+ * requires at runtime the shared libraries from the glibc version used
+ * for linking"), even as a weak reference once an LTO link rescans the
+ * archives.  In a static program there is no object to pin and no other
+ * copy to find, and the lookup finds nothing; in a dynamically linked one
+ * (the shared flavour libraries, a plugin embedding librculist-<f>.a) it
+ * finds glibc's.  dlopen() takes its caller's namespace from its return
+ * address, which is in this object whether it is called by name or not.
+ */
+static void *(*find_dlopen(void))(const char *file, int mode)
+{
+	void *(*fn)(const char *, int) = NULL;
+	void *sym = dlsym(RTLD_DEFAULT, "dlopen");
+
+	memcpy(&fn, &sym, sizeof(fn)); /* ISO C: no cast from void * */
+	return fn;
+}
+
 __attribute__((constructor)) void rculist__pin_init(void)
 {
+	void *(*open)(const char *file, int mode) = find_dlopen();
 	Dl_info info;
 	void *self;
 
-	if (!dladdr((const void *)rculist__pin_init, &info) || !info.dli_fname)
+	if (!open || !dladdr((const void *)rculist__pin_init, &info) ||
+	    !info.dli_fname)
 		return;
-	self = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+	self = open(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 	if (self)
 		dlclose(self); /* drops the count just taken; NODELETE stays */
 }
@@ -66,6 +89,7 @@ static int find_other_copy(struct dl_phdr_info *info, size_t size, void *arg)
 
 void *rculist__other_copy(const char *soname, const char *symbol)
 {
+	void *(*open)(const char *file, int mode) = find_dlopen();
 	struct other_copy q = { soname, NULL, NULL };
 	void *lib, *sym = NULL;
 	Dl_info info;
@@ -73,9 +97,9 @@ void *rculist__other_copy(const char *soname, const char *symbol)
 	if (dladdr((const void *)rculist__other_copy, &info))
 		q.self = info.dli_fbase;
 	dl_iterate_phdr(find_other_copy, &q);
-	if (!q.path)
+	if (!q.path || !open)
 		return NULL;
-	lib = dlopen(q.path, RTLD_LAZY | RTLD_NOLOAD);
+	lib = open(q.path, RTLD_LAZY | RTLD_NOLOAD);
 	if (lib) {
 		sym = dlsym(lib, symbol);
 		dlclose(lib); /* linked -z nodelete: it stays */

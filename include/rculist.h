@@ -13,7 +13,8 @@
  * Plain operations (the caller owns the list) and _rcu operations (RCU
  * readers may walk the list concurrently), the names and arguments of
  * liburcu's list API.  The flavour is chosen when linking:
- * -lrculist-memb, -lrculist-qsbr or -lrculist-bp (see rculist(7)).
+ * -lrculist-memb, -lrculist-qsbr, -lrculist-bp or -lrculist-mb (see
+ * rculist(7)).
  */
 #ifndef RCULIST_H
 #define RCULIST_H

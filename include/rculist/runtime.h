@@ -9,8 +9,8 @@
  *
  *                          memb, mb    qsbr             bp
  *   register_thread        required    required         no-op (lazy)
- *   read_lock/unlock       real        no-op            real
- *   quiescent_state        no-op       required often   no-op
+ *   read_lock/unlock       real        no-op (no call)  real
+ *   quiescent_state        no-op (no call) required  no-op (no call)
  *   thread_offline/online  no-op       around blocking  no-op
  *
  * so a program that registers its reader threads, brackets its reads
@@ -90,9 +90,10 @@ void rculist_unregister_thread(void);
  * loaded with the _rcu iterators and accessors, and the elements it
  * reaches are not freed.  Sections nest.  memb and bp: a thread-local
  * counter update (bp registers the thread on its first call); mb: the
- * same, and a full memory barrier; qsbr: an empty function, the thread
- * being inside a section whenever it is online.  With
- * -DRCULIST_INLINE_<FLAVOUR> it is liburcu's inline code.
+ * same, and a full memory barrier; qsbr: nothing, the thread being
+ * inside a section whenever it is online (the inline wrapper of
+ * <rculist/read_side.h> reads that from the library and makes no call).
+ * With -DRCULIST_INLINE_<FLAVOUR> it is liburcu's inline code.
  *
  * Context: any reader thread (registered under memb, qsbr and mb; any
  * thread and signal handlers under bp).  The section must not block for
@@ -107,7 +108,7 @@ void rculist_read_lock(void);
  * rculist_read_unlock - end a read-side critical section
  *
  * After it the thread may no longer use pointers loaded inside the
- * section.  An empty function under qsbr.
+ * section.  Nothing under qsbr, where no call is made.
  *
  * Context: the thread that called the matching rculist_read_lock()
  * (debug mode reports an unmatched unlock).
@@ -128,7 +129,9 @@ int rculist_read_ongoing(void);
  *
  * qsbr: a registered thread calls it regularly (between requests of an
  * event loop, say); grace periods wait for every online thread to do so.
- * A no-op under memb, bp and mb.
+ * Inline: it calls the library only when a grace period has begun since
+ * the thread's last announcement, as liburcu's own inline code does.  A
+ * no-op under memb, bp and mb, where no call is made.
  *
  * Context: a registered reader, outside any read-side critical section
  * and holding no pointer loaded in one (debug mode reports a call inside
@@ -377,6 +380,8 @@ RCULIST__END_DECLS
 #if defined(RCULIST_INLINE_MEMB) || defined(RCULIST_INLINE_QSBR) || \
 	defined(RCULIST_INLINE_BP) || defined(RCULIST_INLINE_MB)
 #include "inline.h"
+#else
+#include "read_side.h"
 #endif
 
 #endif /* RCULIST_RUNTIME_H */

@@ -72,8 +72,10 @@ $(CXX_B)/version.o: tests/abi/version.c | $(B)/.deps
 $(CXX_B)/version-%: $(CXX_B)/version.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
 	$(Q)$(CC) $< -o $@ $(call ADOPT_LINK,$*)
 
-# Public names: every rculist_* identifier written in the installed headers.
-PUBLIC_NAMES = $(shell grep -ho '\<rculist_[a-z0-9_]*' include/rculist.h include/rculist/*.h | sort -u)
+# Public names: every rculist_* and cds_* identifier written in the
+# installed headers (the library exports the runtime, rculist_*, and the
+# list operations too large to inline, such as cds_list_sort).
+PUBLIC_NAMES = $(shell grep -ho '\<\(rculist\|cds\)_[a-z0-9_]*' include/rculist.h include/rculist/*.h | sort -u)
 
 check-abi: $(FLAVORS:%=$(CXX_B)/version-%) $(PCS) ## Exported symbols, soname, per-flavour version nodes, versions agree
 	@echo "== ABI: exports, soname, symbol versions, version $(VERSION)"
@@ -81,8 +83,8 @@ check-abi: $(FLAVORS:%=$(CXX_B)/version-%) $(PCS) ## Exported symbols, soname, p
 		so=$(LIBDIR_B)/librculist-$$f.so.$(VERSION); \
 		node=RCULIST_$$(echo $$f | tr a-z A-Z)_$(MAJOR); \
 		syms=$$(nm -D --defined-only $$so | awk '$$2 != "A" { print $$3 }'); \
-		bad=$$(printf '%s\n' $$syms | grep -v "^rculist_[a-z0-9_]*@@$$node\$$"); \
-		[ -z "$$bad" ] || { echo "$$so exports more than rculist_*@@$$node:" $$bad >&2; exit 1; }; \
+		bad=$$(printf '%s\n' $$syms | grep -v "^\(rculist\|cds\)_[a-z0-9_]*@@$$node\$$"); \
+		[ -z "$$bad" ] || { echo "$$so exports more than rculist_*/cds_*@@$$node:" $$bad >&2; exit 1; }; \
 		for s in $$syms; do \
 			case " $(PUBLIC_NAMES) " in *" $${s%@@*} "*) ;; \
 			*) echo "$$so exports $${s%@@*}, named in no public header" >&2; exit 1;; esac; \
@@ -102,7 +104,7 @@ check-abi: $(FLAVORS:%=$(CXX_B)/version-%) $(PCS) ## Exported symbols, soname, p
 		pcv=$$(sed -n 's/^Version: *//p' $(B)/pkgconfig/rculist-$$f.pc); \
 		[ "$$pcv" = $(VERSION) ] || \
 			{ echo "rculist-$$f.pc: Version $$pcv, want $(VERSION)" >&2; exit 1; }; \
-		printf '   %-6s %2d symbols rculist_*@@%s, soname %s, nodelete, version %s\n' \
+		printf '   %-6s %2d symbols rculist_*/cds_*@@%s, soname %s, nodelete, version %s\n' \
 			$$f $$(printf '%s\n' $$syms | wc -l) $$node $$soname $(VERSION); \
 	done
 	$(Q)set -- $(FLAVORS); log=$(CXX_B)/two-flavors.log; used=; \

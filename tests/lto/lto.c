@@ -6,7 +6,10 @@
  * library's functions are small enough or declared inline, which is what
  * the check is after (a function called once is inlined regardless).
  * Prints the flavour and what the readers found; the check also reads
- * the disassembly of reader_list() and reader_hlist() for calls.
+ * the disassembly of reader_list() and reader_hlist() for calls.  They
+ * are declared hot, as readers are: gcc optimises a function called only
+ * from main() for size, and would not inline the read side's wrappers
+ * (<rculist/read_side.h>: a test and a call) into it.
  */
 #include <rculist.h>
 #include <stdio.h>
@@ -20,7 +23,7 @@ struct item {
 static CDS_LIST_HEAD(list);
 static struct cds_hlist_head bucket;
 
-__attribute__((noinline)) int reader_list(int key)
+__attribute__((noinline, hot)) int reader_list(int key)
 {
 	struct item *p;
 	int found = -1;
@@ -37,7 +40,7 @@ __attribute__((noinline)) int reader_list(int key)
 	return found;
 }
 
-__attribute__((noinline)) int reader_hlist(void)
+__attribute__((noinline, hot)) int reader_hlist(void)
 {
 	struct item *p;
 	int n = 0;

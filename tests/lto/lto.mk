@@ -3,8 +3,9 @@
 # Per flavour, tests/lto/lto.c is linked against librculist-<f>.a
 #  - by gcc with -flto (when the archives carry LTO code, LTO=1): its
 #    readers must contain no call of rculist_read_lock, _read_unlock or
-#    _quiescent_state (inlined at link time, the flavour still chosen by
-#    the archive);
+#    _quiescent_state, nor of their inline wrappers (rculist__*_wrap, from
+#    <rculist/read_side.h>): inlined at link time, the flavour still
+#    chosen by the archive;
 #  - by gcc without -flto, and by clang with and without -flto (clang
 #    ignores gcc's LTO sections): they must link and give the same output.
 # Each binary must print its flavour and what its readers found.
@@ -34,7 +35,7 @@ check-lto: $(LTO_BINS) ## Link a reader against each archive with and without -f
 		[ "$(LTO)" = 1 ] || continue; \
 		calls=$$(objdump -d --no-show-raw-insn $(LTO_B)/$$f/gcc-lto | \
 			awk '/^[0-9a-f]+ <reader_(list|hlist)>:$$/ { p = 1; next } /^$$/ { p = 0 } \
-			     p && /call.*<rculist_(read_lock|read_unlock|quiescent_state)/ { print $$NF }'); \
+			     p && /call.*<rculist__?(read_lock|read_unlock|quiescent_state)/ { print $$NF }'); \
 		[ -z "$$calls" ] || \
 			{ echo "check-lto: $$f: gcc -flto left calls of" $$calls >&2; exit 1; }; \
 	done

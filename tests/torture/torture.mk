@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # tests/torture/torture.mk - the torture test and the sanitizer / checker runs
-# (included by the Makefile).  See README.md, "Torture test".
+# (included by the Makefile).  See docs/torture-and-checkers.md.
 #
 #   make torture [DURATION=10]   every flavour, DURATION seconds each
 #   make check-torture           the short run `make check` does (3 s each)
@@ -180,5 +180,5 @@ valgrind-selftest: ## Prove make valgrind fails on a planted early free and a pl
 		fi; \
 	done
 
-tsan: ## Why there is no ThreadSanitizer run (see README.md)
-	@echo 'make tsan: not provided; README.md, "ThreadSanitizer: no make tsan", says why'; exit 1
+tsan: ## Why there is no ThreadSanitizer run (see docs/torture-and-checkers.md)
+	@echo 'make tsan: not provided; docs/torture-and-checkers.md, "ThreadSanitizer: no make tsan", says why'; exit 1

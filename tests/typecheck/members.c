@@ -6,13 +6,14 @@
  *
  * Compiled as it stands, every use names the right member, and the file
  * must compile without a warning, as C and as C++.  Each use marked
- * TC_L(name), TC_H(name) or TC_N(name) is also a case: compiled with
+ * TC_L(name), TC_H(name), TC_N(name) or TC_B(name) is also a case: compiled with
  * -DTC_BAD_name=TC_YES, that use alone names a member of another node
  * type, and the compiler must refuse it, at that line, with the message
  * of the list it belongs to:
  *   TC_L  circular lists, given an hlist node:  member is not a struct cds_list_head
  *   TC_H  hlists, given a circular-list link:   member is not a struct cds_hlist_node
  *   TC_N  nulls lists, given an hlist node:     member is not a struct cds_hlist_nulls_node
+ *   TC_B  bit-locked lists, given an hlist node: member is not a struct cds_hlist_bl_node
  * (C99 spells the message as an identifier, member_is_not_a_struct_...).
  * One use per line: tests/typecheck/typecheck.mk finds the cases by line.
  */
@@ -23,6 +24,7 @@ struct obj {
 	struct cds_list_head link;
 	struct cds_hlist_node hnode;
 	struct cds_hlist_nulls_node nnode;
+	struct cds_hlist_bl_node blnode;
 };
 
 /*
@@ -43,12 +45,14 @@ struct obj {
 #define TC_L(name) TC_PICK(TC_BAD_##name, link, hnode)
 #define TC_H(name) TC_PICK(TC_BAD_##name, hnode, link)
 #define TC_N(name) TC_PICK(TC_BAD_##name, nnode, hnode)
+#define TC_B(name) TC_PICK(TC_BAD_##name, blnode, hnode)
 
 /* One use per line, however long: clang-format would wrap them. */
 /* clang-format off */
 long tc_list(struct cds_list_head *h, const struct cds_list_head *ch);
 long tc_hlist(struct cds_hlist_head *hh);
 long tc_nulls(struct cds_hlist_nulls_head *nh);
+long tc_bl(struct cds_hlist_bl_head *bh);
 long tc_hash(void);
 
 long tc_list(struct cds_list_head *h, const struct cds_list_head *ch)
@@ -156,6 +160,32 @@ long tc_nulls(struct cds_hlist_nulls_head *nh)
 		sum += p->key;
 	rculist_read_lock();
 	cds_hlist_nulls_for_each_entry_rcu(p, pos, nh, TC_N(hlist_nulls_for_each_entry_rcu))
+		sum += p->key;
+	rculist_read_unlock();
+	p = cds_hlist_nulls_entry_safe(nh->next, struct obj, TC_N(hlist_nulls_entry_safe));
+	sum += p ? p->key : 0;
+	cds_hlist_nulls_for_each_entry_safe(p, pos, nh, TC_N(hlist_nulls_for_each_entry_safe))
+		sum += p->key;
+	pos = nh->next;
+	cds_hlist_nulls_for_each_entry_from(p, pos, TC_N(hlist_nulls_for_each_entry_from))
+		sum += p->key;
+	return sum;
+}
+
+long tc_bl(struct cds_hlist_bl_head *bh)
+{
+	struct cds_hlist_bl_node *pos, *n;
+	struct obj *p;
+	long sum = 0;
+
+	p = cds_hlist_bl_entry(cds_hlist_bl_first(bh), struct obj, TC_B(hlist_bl_entry));
+	sum += p->key;
+	cds_hlist_bl_for_each_entry(p, pos, bh, TC_B(hlist_bl_for_each_entry))
+		sum += p->key;
+	cds_hlist_bl_for_each_entry_safe(p, pos, n, bh, TC_B(hlist_bl_for_each_entry_safe))
+		sum += p->key;
+	rculist_read_lock();
+	cds_hlist_bl_for_each_entry_rcu(p, pos, bh, TC_B(hlist_bl_for_each_entry_rcu))
 		sum += p->key;
 	rculist_read_unlock();
 	return sum;

@@ -312,3 +312,69 @@ Test(runtime, call_rcu_from_an_unregistered_thread, .timeout = 20)
 		cr_assert_eq(calls[i].seen, 1, "callback %d ran %d times", i,
 			     calls[i].seen);
 }
+
+/*
+ * How a reader arrives at the section the test holds it in.  The inline
+ * rculist_quiescent_state() of <rculist/read_side.h> compares the
+ * grace-period counter with the thread's counter as the library last
+ * stored it, which each of these paths sets.
+ */
+enum arrival { ARRIVE_PLAIN, ARRIVE_AFTER_OFFLINE, ARRIVE_REREGISTERED, ARRIVE_COUNT };
+static enum arrival arrival;
+static int reader_inside;
+
+/*
+ * Announces quiescent states until stage 3 (grace periods go by), then
+ * enters a section and stays there, announcing nothing, until stage 4;
+ * leaves it and announces one: the call that must end the grace period
+ * that began meanwhile.
+ */
+static void *announces_after_section(void *arg)
+{
+	(void)arg;
+	rculist_register_thread();
+	if (arrival == ARRIVE_AFTER_OFFLINE) {
+		rculist_thread_offline();
+		rculist_thread_online();
+	} else if (arrival == ARRIVE_REREGISTERED) {
+		rculist_quiescent_state();
+		rculist_unregister_thread();
+		rculist_register_thread();
+	}
+	while (__atomic_load_n(&stage, __ATOMIC_ACQUIRE) < 3) {
+		rculist_quiescent_state();
+		usleep(500);
+	}
+	rculist_read_lock();
+	__atomic_store_n(&reader_inside, 1, __ATOMIC_RELEASE);
+	stage_wait(4);
+	rculist_read_unlock();
+	rculist_quiescent_state();
+	stage_wait(5);
+	rculist_unregister_thread();
+	return NULL;
+}
+
+/*
+ * Each way in: grace periods end while the reader announces quiescent
+ * states; one that began while it was inside its section waits for it
+ * (qsbr: until its quiescent state, the unlock being empty), and ends
+ * once it leaves and announces one.
+ */
+Test(runtime, quiescent_state_ends_the_grace_period_it_holds_up, .timeout = 60)
+{
+	pthread_t tid;
+
+	for (arrival = 0; arrival < ARRIVE_COUNT; arrival++) {
+		stage_set(0);
+		__atomic_store_n(&reader_inside, 0, __ATOMIC_RELEASE);
+		cr_assert_eq(pthread_create(&tid, NULL, announces_after_section, NULL), 0);
+		assert_synchronize_returns("for a reader announcing quiescent states");
+		assert_synchronize_returns("for a reader announcing quiescent states");
+		stage_set(3);
+		while (!__atomic_load_n(&reader_inside, __ATOMIC_ACQUIRE))
+			usleep(500);
+		assert_reader_holds_up_grace_period(tid, "a reader's section",
+						    "when the reader left and announced a quiescent state");
+	}
+}
