@@ -189,3 +189,37 @@ check-bench-dq: $(DQ_BINS)
 	$(Q)test "$$(grep -c '^dq flavor=.* impl=.* updates/s=[0-9.]*M ' \
 		$(BENCH_B)/dq-check.txt)" = $$((6 * $(words $(FLAVORS)))) || \
 		{ cat $(BENCH_B)/dq-check.txt >&2; exit 1; }
+# bench/hash.c: hash-table lookups, rculist's table (<rculist/hashtable.h>)
+# against liburcu's rculfhash (fixed and resizing) and an hlist table
+# behind a pthread_rwlock: 2^16 buckets, 1M keys, 1 and 2 readers, with
+# and without an updater; one line per case, `hash: impl=<i> flavor=<f>
+# ... lookups/s=<n>M lookups/cpu-s=<n>M hits=<%> updates/s=<n>M
+# bytes/elem=<n> others=<cores>`.
+# Part of `make bench`; `make check` runs it quick (BENCH_QUICK=1: 4096
+# keys, 0.02 s a case, about 0.5 s a flavour).
+HASH_BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/hash)
+HASH_CASES      := 16
+
+$(BENCH_B)/%/hash: bench/hash.c $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BENCH_CC) $(call bench_urcu_flags,$*) $< -o $@ $(LDFLAGS) -L$(LIBDIR_B) \
+		-Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* \
+		$(call pkg,--libs liburcu-cds) $(call urcu_libs,$*) -lpthread
+
+.PHONY: bench-hash check-bench-hash
+bench: bench-hash
+
+bench-hash: $(HASH_BENCH_BINS) ## Hash-table lookups: rculist against rculfhash and an rwlock table (~45 s; BENCH_TIME=s a case)
+	$(Q)for b in $(HASH_BENCH_BINS); do $(BENCH_ENV) $$b || exit 1; done | tee $(BENCH_B)/hash.txt
+
+# Every case of every flavour prints its line, and without an updater
+# every lookup finds its key.
+CHECKS += check-bench-hash
+check-bench-hash: $(HASH_BENCH_BINS)
+	@echo "== bench-hash, quick run (BENCH_QUICK=1)"
+	$(Q)out=$(BENCH_B)/hash-check.txt; \
+	for b in $(HASH_BENCH_BINS); do BENCH_QUICK=1 $$b || exit 1; done >$$out; \
+	test "$$(grep -c '^hash: impl=[a-z-]* flavor=[a-z]* .* lookups/s=[0-9.]*M lookups/cpu-s=[0-9.]*M hits=[0-9.]*% updates/s=[0-9.]*M bytes/elem=[0-9.]* ' $$out)" \
+		= $$(($(HASH_CASES) * $(words $(FLAVORS)))) && \
+	! grep ' updater=0 ' $$out | grep -v ' hits=100.0% ' || { cat $$out >&2; exit 1; }

@@ -7,6 +7,8 @@
  *   struct cds_hlist_nulls_head/_node   linear lists ending in a marker
  *   struct cds_hlist_bl_head/_node      linear lists whose head is a bit lock
  *   cds_list_sort()                     a stable merge sort (a library call)
+ *   CDS_DEFINE_HASHTABLE(), cds_hash_*  fixed-size tables of hlists, the
+ *                                       kernel's <linux/hashtable.h>
  *
  * Plain operations (the caller owns the list) and _rcu operations (RCU
  * readers may walk the list concurrently), the names and arguments of
@@ -53,6 +55,7 @@
 #include "rculist/nulls.h"
 #include "rculist/hlist_bl.h"
 #include "rculist/list_sort.h"
+#include "rculist/hashtable.h"
 #include "rculist/debug_api.h"
 
 #endif /* liburcu's list headers not included first */

@@ -333,6 +333,11 @@ RCULIST__END_DECLS
 	RCULIST__DEBUG_OP(cds_list_bidir_del_rcu, cds_list_bidir_del_rcu(elem))
 #define cds_list_del_init_careful(elem)					\
 	RCULIST__DEBUG_OP(cds_list_del_init_careful, cds_list_del_init_careful(elem))
+/* <rculist/hashtable.h>: cds_hash_add*() expand to the hlist wrappers above */
+#define cds_hash_del(node)						\
+	RCULIST__DEBUG_OP(cds_hash_del, cds_hash_del(node))
+#define cds_hash_del_rcu(node)						\
+	RCULIST__DEBUG_OP(cds_hash_del_rcu, cds_hash_del_rcu(node))
 
 /*
  * <rculist/runtime.h>: the read side, checked.  They replace the inlined

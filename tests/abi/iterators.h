@@ -509,6 +509,66 @@ static void iter_with_cond(struct node *n, struct cds_list_head *h,
 }
 
 /*
+ * A table of 4 buckets, keys 1..5 added in order: cds_hash_32(k, 2) puts
+ * 3 in bucket 0, 1 in 1, 4 in 2, and 2 then 5 in 3 (newest first: 5, 2).
+ */
+static void iter_hash(struct node *n) RCULIST_REQUIRES_RCU
+{
+	CDS_DEFINE_HASHTABLE(ht, 2);
+	struct cds_hlist_node *tmp;
+	struct node *e;
+	long sig;
+	int i, bkt;
+
+	for (i = 0; i < NNODES; i++)
+		cds_hash_add(ht, &n[i].hnode, n[i].key);
+
+	sig = 0;
+	cds_hash_for_each(ht, bkt, e, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 31452, "cds_hash_for_each");
+	iter_expect(e == NULL && bkt == 4, 1, "cds_hash_for_each ends NULL, bkt 4");
+
+	sig = 0;
+	cds_hash_for_each_rcu(ht, bkt, e, hnode)
+		SIG(sig, e->key);
+	iter_expect(sig, 31452, "cds_hash_for_each_rcu");
+
+	sig = 0;
+	cds_hash_for_each_possible(ht, e, hnode, 2)
+		SIG(sig, e->key);
+	iter_expect(sig, 52, "cds_hash_for_each_possible");
+
+	sig = 0;
+	cds_hash_for_each_possible_rcu(ht, e, hnode, 5)
+		SIG(sig, e->key);
+	cds_hash_for_each_possible_rcu(ht, e, hnode, 5, 1 /* cond */)
+		SIG(sig, e->key);
+	iter_expect(sig, 5252, "cds_hash_for_each_possible_rcu");
+
+	sig = 0;
+	cds_hash_for_each_possible_rcu_notrace(ht, e, hnode, 2)
+		SIG(sig, e->key);
+	iter_expect(sig, 52, "cds_hash_for_each_possible_rcu_notrace");
+
+	/* before: [3] -> 5 <-> 2   after: [3] empty */
+	sig = 0;
+	cds_hash_for_each_possible_safe(ht, e, tmp, hnode, 5) {
+		SIG(sig, e->key);
+		cds_hash_del(&e->hnode);
+	}
+	iter_expect(sig, 52, "cds_hash_for_each_possible_safe");
+
+	sig = 0;
+	cds_hash_for_each_safe(ht, bkt, tmp, e, hnode) {
+		SIG(sig, e->key);
+		cds_hash_del_rcu(&e->hnode);
+	}
+	iter_expect(sig, 314, "cds_hash_for_each_safe");
+	iter_expect(cds_hash_empty(ht), 1, "cds_hash_for_each_safe emptied the table");
+}
+
+/*
  * Walk every iterator over fresh lists, the _rcu ones inside a read-side
  * critical section of the calling (registered) thread, and again given
  * a condition outside it.  Returns the number of walks that went wrong.
@@ -527,6 +587,7 @@ static int iter_check_all(void)
 	iter_nulls(n);
 	iter_nulls_more(n);
 	iter_bl(n, &h);
+	iter_hash(n);
 	rculist_read_unlock();
 	iter_sort(n);
 	iter_build(n, &h, &hh);

@@ -165,4 +165,18 @@ long z_bl_fe_entry(BH *h) { struct obj *o; BN *p; long s = 0; cds_hlist_bl_for_e
 long z_bl_fe_entry_safe(BH *h) { struct obj *o; BN *p, *n; long s = 0; cds_hlist_bl_for_each_entry_safe(o, p, n, h, bl) s += o->key; return s; }
 long z_bl_fe_entry_rcu(BH *h) { struct obj *o; BN *p; long s = 0; cds_hlist_bl_for_each_entry_rcu(o, p, h, bl) s += o->key; return s; }
 long z_bl_fe_entry_rcu_cond(BH *h) { struct obj *o; BN *p; long s = 0; cds_hlist_bl_for_each_entry_rcu(o, p, h, bl, z_lock_held()) s += o->key; return s; }
+/* Hash tables: the hlist operations on one bucket. */
+typedef H T[16];
+void z_hash_init(T *t) { cds_hash_init(*t); }
+int z_hash_empty(T *t) { return cds_hash_empty(*t); }
+void z_hash_add(T *t, N *n, int k) { cds_hash_add(*t, n, k); }
+void z_hash_add_rcu(T *t, N *n, long k) { cds_hash_add_rcu(*t, n, k); }
+void z_hash_del(N *n) { cds_hash_del(n); }
+void z_hash_del_rcu(N *n) { cds_hash_del_rcu(n); }
+long z_hash_fe(T *t) { struct obj *o; long s = 0; int b; cds_hash_for_each(*t, b, o, node) s += o->key; return s; }
+long z_hash_fe_safe(T *t) { struct obj *o; N *n; long s = 0; int b; cds_hash_for_each_safe(*t, b, n, o, node) s += o->key; return s; }
+long z_hash_fe_rcu(T *t) { struct obj *o; long s = 0; int b; cds_hash_for_each_rcu(*t, b, o, node) s += o->key; return s; }
+long z_hash_fep(T *t, int k) { struct obj *o; long s = 0; cds_hash_for_each_possible(*t, o, node, k) s += o->key; return s; }
+long z_hash_fep_safe(T *t, int k) { struct obj *o; N *n; long s = 0; cds_hash_for_each_possible_safe(*t, o, n, node, k) s += o->key; return s; }
+long z_hash_fep_rcu(T *t, int k) { struct obj *o; long s = 0; cds_hash_for_each_possible_rcu(*t, o, node, k) s += o->key; return s; }
 /* clang-format on */

@@ -22,7 +22,7 @@ CHECK_PREP += deps-memorder
 
 MO_B        := $(B)/memorder
 MO_HEADERS  := include/rculist/list_rcu.h include/rculist/hlist_rcu.h include/rculist/nulls.h \
-	       include/rculist/hlist_bl.h
+	       include/rculist/hlist_bl.h include/rculist/hashtable.h
 MO_VARIANTS := gcc-O2 gcc-O3 clang-O2 clang-Os
 # The variants a mutant is tried with.
 MO_MUTANT_VARIANTS := gcc-O2 clang-O2

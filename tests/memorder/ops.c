@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * tests/memorder/ops.c - every _rcu update operation, iterator and
- * accessor of <rculist/list_rcu.h>, <rculist/hlist_rcu.h> and
- * <rculist/nulls.h> in a function of its own, compiled for aarch64 (never
- * run) so that tests/memorder/check.py can read the ordering of each
+ * accessor of <rculist/list_rcu.h>, <rculist/hlist_rcu.h>,
+ * <rculist/nulls.h>, <rculist/hlist_bl.h> and <rculist/hashtable.h> in a
+ * function of its own, compiled for aarch64 (never run) so that tests/memorder/check.py can read the ordering of each
  * publication and each reader load in the generated code.
  *
  * Each function is preceded by its expectations, one per line, in a
@@ -382,6 +382,59 @@ int t_cds_hlist_next_rcu(struct cds_hlist_node *pos)
 	struct cds_hlist_node *n = rculist__deref(cds_hlist_next_rcu(pos));
 
 	return n ? cds_hlist_entry(n, struct helem, node)->key : -1;
+}
+
+/* ----------------------------------------------- hash tables (hlists) */
+
+/* A table is passed as a pointer to the array, which *t is again. */
+typedef struct cds_hlist_head mo_table[16];
+
+/* expect: release *->next = n
+ * expect: releases 1 */
+void t_cds_hash_add_rcu(mo_table *t, struct cds_hlist_node *n, unsigned int key)
+{
+	cds_hash_add_rcu(*t, n, key);
+}
+
+/* expect: release elem->prev->next = elem->next
+ * expect: releases 1 */
+void t_cds_hash_del_rcu(struct cds_hlist_node *elem)
+{
+	cds_hash_del_rcu(elem);
+}
+
+/* expect: acquire 2 */
+int t_cds_hash_for_each_possible_rcu(mo_table *t, unsigned int key)
+{
+	struct helem *e;
+	int sum = 0;
+
+	cds_hash_for_each_possible_rcu(*t, e, node, key)
+		sum += e->key;
+	return sum;
+}
+
+/* expect: acquire 2 */
+int t_cds_hash_for_each_possible_rcu_notrace(mo_table *t, unsigned int key)
+{
+	struct helem *e;
+	int sum = 0;
+
+	/* ^=: code of its own, not folded into the function above */
+	cds_hash_for_each_possible_rcu_notrace(*t, e, node, key)
+		sum ^= e->key;
+	return sum;
+}
+
+/* expect: acquire 2 */
+int t_cds_hash_for_each_rcu(mo_table *t)
+{
+	struct helem *e;
+	int sum = 0, bkt;
+
+	cds_hash_for_each_rcu(*t, bkt, e, node)
+		sum += e->key;
+	return sum;
 }
 
 /* ---------------------------------------------------- nulls: updates */

@@ -18,6 +18,14 @@
  *             add_behind_rcu, del_rcu and replace_rcu.  Readers look keys
  *             up with cds_hlist_for_each_entry_rcu_2: every element is in
  *             the bucket its key hashes to, no key twice.
+ *   htab      a hash table (<rculist/hashtable.h>) of 2^HTAB_BITS buckets,
+ *             a lock per bucket, keys 0..HTAB_KEYS-1 each present at most
+ *             once: updaters cds_hash_add_rcu() a missing key or
+ *             cds_hash_del_rcu() a present one.  The pinned keys (every
+ *             16th) are never deleted.  Readers look keys up with
+ *             cds_hash_for_each_possible_rcu() and walk the whole table
+ *             with cds_hash_for_each_rcu(): every element in its key's
+ *             bucket, no key twice, every pinned key found.
  *   blb[]     bit-locked lists (when <rculist/hlist_bl.h> is there): the
  *             updaters take each bucket's bit lock to add_head_rcu and
  *             del_rcu; readers walk with cds_hlist_bl_for_each_entry_rcu:
@@ -61,6 +69,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -113,6 +122,11 @@ static pthread_mutex_t list_lock[NLISTS];
 static struct cds_hlist_head buckets[NBUCKETS];
 static pthread_mutex_t bucket_lock[NBUCKETS];
 
+#define HTAB_BITS      4
+#define HTAB_KEYS      256
+#define HTAB_PINNED(k) ((k) % 16 == 0)
+static CDS_DEFINE_HASHTABLE(htab, HTAB_BITS);
+static pthread_mutex_t htab_lock[1 << HTAB_BITS];
 #ifdef RCULIST_HLIST_BL_H
 #define BL_BUCKETS 4
 static struct cds_hlist_bl_head blb[BL_BUCKETS]; /* each its own lock */
@@ -136,7 +150,8 @@ static long next_key = RING_LEN; /* under the locks' serialisation: atomic */
 enum counter {
 	C_READS, C_WALK_STEPS, C_UPDATES, C_GRACE_PERIODS, C_CALLBACKS,
 	C_FREE_RCU, C_ALLOCS, C_FREES, C_SIGNAL_READS, C_FORKS, C_EXITED,
-	C_QS, C_OFFLINE, C_NULLS_RESTARTS, NCOUNTERS
+	C_QS, C_OFFLINE, C_NULLS_RESTARTS, C_HASH_LOOKUPS, C_HASH_WALKS,
+	NCOUNTERS
 };
 /* clang-format on */
 /* clang-format off */
@@ -144,7 +159,7 @@ static const char *const counter_name[NCOUNTERS] = {
 	"reads", "walk steps", "updates", "grace periods", "callbacks",
 	"free_rcu", "allocs", "frees", "signal reads", "forks",
 	"threads exited registered", "quiescent states", "offline sleeps",
-	"nulls restarts",
+	"nulls restarts", "hash lookups", "hash table walks",
 };
 /* clang-format on */
 static unsigned long counters[NCOUNTERS];
@@ -159,7 +174,8 @@ static void count(enum counter c, unsigned long n)
 enum check {
 	K_POISON, K_RING_FORWARD, K_RING_BACKWARD, K_RING_CONTINUE,
 	K_NO_DUP, K_TERMINATES, K_BUCKET, K_SIGNAL, K_FORK_CHILD,
-	K_EXIT_REGISTERED, K_FINAL_SHAPE, K_ALL_FREED, K_NULLS, NCHECKS
+	K_EXIT_REGISTERED, K_FINAL_SHAPE, K_ALL_FREED, K_NULLS, K_HASH,
+	NCHECKS
 };
 /* clang-format on */
 static const char *const check_name[NCHECKS] = {
@@ -176,6 +192,7 @@ static const char *const check_name[NCHECKS] = {
 	"after the run every list is well formed",
 	"every allocation is freed",
 	"nulls lookups find the key they look for, or restart",
+	"hash walks: each key in its bucket, every pinned key found",
 };
 static unsigned long violations[NCHECKS];
 static char first_violation[NCHECKS][160];
@@ -441,6 +458,65 @@ static void walk_bucket(struct seen *s, unsigned int b, long lookup)
 	count(C_WALK_STEPS, (unsigned long)n);
 }
 
+/* Check @e met in a walk of htab bucket @b; 0 if the walk must stop. */
+static int htab_touch(struct seen *s, const struct elem *e, uint32_t b, long n)
+{
+	if (!touch(e))
+		return 0;
+	if (cds_hash_min(e->key, HTAB_BITS) != b)
+		violation(K_HASH, "key in bucket", e->key, (long)b);
+	if (!seen_add(s, e->key))
+		violation(K_NO_DUP, "hash table", e->key, n);
+	if (n > WALK_LIMIT) {
+		violation(K_TERMINATES, "hash table", n, 0);
+		return 0;
+	}
+	return 1;
+}
+
+/* Look @key up: its whole bucket; a pinned key must be there. */
+static void walk_htab(struct seen *s, long key)
+{
+	uint32_t b = cds_hash_min(key, HTAB_BITS);
+	struct elem *e;
+	long n = 0;
+	int found = 0;
+
+	seen_reset(s);
+	cds_hash_for_each_possible_rcu(htab, e, hnode, key) {
+		if (!htab_touch(s, e, b, n++))
+			return;
+		found |= e->key == key;
+		/* now and then stand on an element, for updaters to act around it */
+		if (n == 2 && s->walk % 4 == 0)
+			sched_yield();
+	}
+	if (HTAB_PINNED(key) && !found)
+		violation(K_HASH, "pinned key not found", key, (long)b);
+	count(C_HASH_LOOKUPS, 1);
+	count(C_WALK_STEPS, (unsigned long)n);
+}
+
+/* Walk the whole table: every pinned key, each key once, in its bucket. */
+static void walk_htab_all(struct seen *s)
+{
+	struct elem *e;
+	long n = 0, pinned = 0;
+	int bkt;
+
+	seen_reset(s);
+	cds_hash_for_each_rcu(htab, bkt, e, hnode) {
+		if (!htab_touch(s, e, (uint32_t)bkt, n++))
+			return;
+		pinned += HTAB_PINNED(e->key);
+	}
+	if (pinned != HTAB_KEYS / 16)
+		violation(K_HASH, "pinned keys in a table walk", pinned,
+			  HTAB_KEYS / 16);
+	count(C_HASH_WALKS, 1);
+	count(C_WALK_STEPS, (unsigned long)n);
+}
+
 #ifdef RCULIST_HLIST_BL_H
 /* A bit-locked bucket: never the lock bit, keys in their bucket, no dup. */
 static void walk_bl(struct seen *s, unsigned int b, long lookup)
@@ -452,7 +528,8 @@ static void walk_bl(struct seen *s, unsigned int b, long lookup)
 	seen_reset(s);
 	cds_hlist_bl_for_each_entry_rcu(e, pos, &blb[b], blnode) {
 		if ((uintptr_t)pos & 1) {
-			violation(K_BUCKET, "bl link with the lock bit", (long)b, n);
+			violation(K_BUCKET, "bl link with the lock bit",
+				  (long)b, n);
 			return;
 		}
 		if (!touch(e))
@@ -519,6 +596,15 @@ static void read_once(struct seen *s, unsigned int *r)
 	unsigned int x = rnd(r);
 
 	rculist_read_lock();
+	if (x % 9 == 8) {
+		if (x / 9 % 32 == 0)
+			walk_htab_all(s);
+		else
+			walk_htab(s, (long)(x / 9 / 32 % HTAB_KEYS));
+		rculist_read_unlock();
+		count(C_READS, 1);
+		return;
+	}
 #ifdef RCULIST_HLIST_BL_H
 	if (x % 8 == 6) {
 		walk_bl(s, x / 8 % BL_BUCKETS, (long)(x / 8 / BL_BUCKETS % 512));
@@ -751,6 +837,36 @@ static void update_bucket(unsigned int x)
 	count(C_UPDATES, 1);
 }
 
+/* Add a missing key, or delete a present one (never a pinned key). */
+static void update_htab(unsigned int x)
+{
+	long key = (long)(x % HTAB_KEYS);
+	struct elem *e, *old = NULL;
+	uint32_t b;
+
+	if (HTAB_PINNED(key))
+		key++;
+	b = cds_hash_min(key, HTAB_BITS);
+	pthread_mutex_lock(&htab_lock[b]);
+	cds_hash_for_each_possible(htab, e, hnode, key)
+		if (e->key == key)
+			break;
+	if (e) {
+		cds_hash_del_rcu(&e->hnode);
+		if (cds_hash_hashed(&e->hnode))
+			violation(K_HASH, "hashed after cds_hash_del_rcu", key,
+				  0);
+		old = e;
+	} else {
+		e = elem_new(key);
+		cds_hash_add_rcu(htab, &e->hnode, key);
+	}
+	pthread_mutex_unlock(&htab_lock[b]);
+	if (old)
+		retire(old, x / HTAB_KEYS);
+	count(C_UPDATES, 1);
+}
+
 #ifdef RCULIST_HLIST_BL_H
 /* Under the bucket's bit lock: add a new element, or delete the n-th. */
 static void update_bl(unsigned int x)
@@ -808,6 +924,10 @@ static void *updater(void *p)
 		unsigned int x = rnd(&r);
 
 		park_if_asked(0);
+		if (x % 5 == 4) {
+			update_htab(x / 5);
+			continue;
+		}
 #ifdef RCULIST_HLIST_BL_H
 		if (x % 8 == 6) {
 			update_bl(x / 8);
@@ -938,6 +1058,8 @@ static void lock_all(void)
 		pthread_mutex_lock(&list_lock[i]);
 	for (i = 0; i < NBUCKETS; i++)
 		pthread_mutex_lock(&bucket_lock[i]);
+	for (i = 0; i < 1 << HTAB_BITS; i++)
+		pthread_mutex_lock(&htab_lock[i]);
 #ifdef RCULIST_HLIST_BL_H
 	for (i = 0; i < BL_BUCKETS; i++)
 		cds_hlist_bl_lock(&blb[i]);
@@ -952,6 +1074,8 @@ static void unlock_all(void)
 	for (i = BL_BUCKETS; i-- > 0;)
 		cds_hlist_bl_unlock(&blb[i]);
 #endif
+	for (i = 1 << HTAB_BITS; i-- > 0;)
+		pthread_mutex_unlock(&htab_lock[i]);
 	for (i = NBUCKETS; i-- > 0;)
 		pthread_mutex_unlock(&bucket_lock[i]);
 	for (i = NLISTS; i-- > 0;)
@@ -1112,6 +1236,20 @@ static void check_final_shape(void)
 			prev = &e->hnode;
 		}
 	}
+	n = 0;
+	for (i = 0; i < 1 << HTAB_BITS; i++) {
+		prev = (struct cds_hlist_node *)(void *)&htab[i];
+		cds_hlist_for_each_entry_2(e, &htab[i], hnode) {
+			if (e->hnode.prev != prev || e->magic != MAGIC_LIVE ||
+			    cds_hash_min(e->key, HTAB_BITS) != (uint32_t)i)
+				violation(K_FINAL_SHAPE, "hash table bucket", i,
+					  e->key);
+			n += HTAB_PINNED(e->key);
+			prev = &e->hnode;
+		}
+	}
+	if (n != HTAB_KEYS / 16)
+		violation(K_FINAL_SHAPE, "pinned keys left", n, HTAB_KEYS / 16);
 #ifdef RCULIST_HLIST_BL_H
 	for (i = 0; i < BL_BUCKETS; i++) {
 		struct cds_hlist_bl_node **pprev = &blb[i].first, *pos;
@@ -1142,6 +1280,10 @@ static void free_all(void)
 	for (i = 0; i < NBUCKETS; i++)
 		cds_hlist_for_each_entry_safe(e, pos, p, &buckets[i], hnode)
 			poison_and_free(e);
+	cds_hash_for_each_safe(htab, i, p, e, hnode) {
+		cds_hash_del(&e->hnode);
+		poison_and_free(e);
+	}
 #ifdef RCULIST_HLIST_BL_H
 	for (i = 0; i < BL_BUCKETS; i++) {
 		struct cds_hlist_bl_node *blpos, *blp;
@@ -1205,6 +1347,10 @@ int main(int argc, char **argv)
 		CDS_INIT_HLIST_HEAD(&buckets[i]);
 		pthread_mutex_init(&bucket_lock[i], NULL);
 	}
+	for (i = 0; i < 1 << HTAB_BITS; i++)
+		pthread_mutex_init(&htab_lock[i], NULL);
+	for (i = 0; i < HTAB_KEYS; i += 16)
+		cds_hash_add(htab, &elem_new(i)->hnode, (long)i);
 	for (i = 0; i < RING_LEN; i++)
 		cds_list_add_tail(&elem_new(i)->link, &ring);
 #ifdef RCULIST_HLIST_BL_H

@@ -53,6 +53,7 @@ long tc_list(struct cds_list_head *h, const struct cds_list_head *ch);
 long tc_hlist(struct cds_hlist_head *hh);
 long tc_nulls(struct cds_hlist_nulls_head *nh);
 long tc_bl(struct cds_hlist_bl_head *bh);
+long tc_hash(void);
 
 long tc_list(struct cds_list_head *h, const struct cds_list_head *ch)
 {
@@ -185,6 +186,38 @@ long tc_bl(struct cds_hlist_bl_head *bh)
 		sum += p->key;
 	rculist_read_lock();
 	cds_hlist_bl_for_each_entry_rcu(p, pos, bh, TC_B(hlist_bl_for_each_entry_rcu))
+		sum += p->key;
+	rculist_read_unlock();
+	return sum;
+}
+
+/*
+ * The hash table iterators: the whole-table and lookup walks are the
+ * hlist iterators above; the _safe walks (a node temporary) and _notrace
+ * have loops of their own, each a case.
+ */
+long tc_hash(void)
+{
+	static CDS_DEFINE_HASHTABLE(ht, 3);
+	struct cds_hlist_node *tmp;
+	struct obj *p;
+	long sum = 0;
+	int bkt;
+
+	cds_hash_for_each(ht, bkt, p, hnode)
+		sum += p->key;
+	cds_hash_for_each_safe(ht, bkt, tmp, p, hnode)
+		sum += p->key;
+	cds_hash_for_each_possible(ht, p, hnode, 1)
+		sum += p->key;
+	cds_hash_for_each_possible_safe(ht, p, tmp, TC_H(hash_for_each_possible_safe), 1)
+		sum += p->key;
+	rculist_read_lock();
+	cds_hash_for_each_rcu(ht, bkt, p, hnode)
+		sum += p->key;
+	cds_hash_for_each_possible_rcu(ht, p, hnode, 1)
+		sum += p->key;
+	cds_hash_for_each_possible_rcu_notrace(ht, p, TC_H(hash_for_each_possible_rcu_notrace), 1)
 		sum += p->key;
 	rculist_read_unlock();
 	return sum;
