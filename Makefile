@@ -249,15 +249,20 @@ $(B)/tests/%/unit: $(TEST_OBJ) $(LIBDIR_B)/librculist-%.so.$(VERSION)
 CHECKS := check-unit
 
 .PHONY: check-unit $(FLAVORS:%=check-unit-%)
-check-unit: $(FLAVORS:%=check-unit-%) ## Run the Criterion suites once per flavour
+# UNIT_FLAVORS: the flavours whose suites check-unit runs (.ci/run's clang
+# pass names two).
+UNIT_FLAVORS ?= $(FLAVORS)
+check-unit: $(UNIT_FLAVORS:%=check-unit-%) ## Run the Criterion suites once per flavour
 # Every walking test has a .timeout; Criterion 2.4.1 can still wait for
 # ever (--timeout does not bound a test without one), so each suite run is
 # bounded too, and says so when it is cut.
 UNIT_TIMEOUT ?= 300
-# The forks of tests/unit/fork.c (RCULIST_TEST_FORKS, 10 to 1000): the full
-# count here; the passes that repeat the suites (check-debug, the second
-# compiler in .ci/run, check-urcu-prefix) make fewer (REPEAT_FORKS).
-UNIT_FORKS   ?= 1000
+# The forks of tests/unit/fork.c (RCULIST_TEST_FORKS, 10 to 1000): 250
+# per flavour here, the full thousand in make check-full
+# (check-unit-full); the passes that repeat the suites (check-debug, the
+# second compiler in .ci/run, check-urcu-prefix) make fewer (REPEAT_FORKS).
+UNIT_FORKS   ?= 250
+FULL_FORKS   ?= 1000
 REPEAT_FORKS ?= 100
 # UNIT_FILTER: a Criterion --filter for a representative run (the
 # liburcu copy of check-urcu-prefix runs the quick suites only).
@@ -269,6 +274,12 @@ $(FLAVORS:%=check-unit-%): check-unit-%: $(B)/tests/%/unit
 	if [ $$st -eq 124 ] || [ $$st -eq 137 ]; then \
 		echo "check-unit-$*: the suite did not end within $(UNIT_TIMEOUT) s (a test hangs)" >&2; fi; \
 	exit $$st
+
+# make check-full runs the suites with the full thousand forks.
+CHECKS_FULL += check-unit-full
+.PHONY: check-unit-full
+check-unit-full: ## The unit suites with $(FULL_FORKS) forks per flavour (make check-full)
+	$(Q)$(MAKE) --no-print-directory check-unit UNIT_FORKS=$(FULL_FORKS)
 
 # ---------------------------------------------------------- make check
 # The checks run CHECK_JOBS at a time (make -j, one job slot each; a

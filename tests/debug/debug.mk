@@ -22,10 +22,14 @@ $(DEBUG_B)/%/unit: $(DEBUG_TEST_OBJ) $(LIBDIR_B)/librculist-%.so.$(VERSION)
 # (DEBUG_FILTER) and runs in debug mode in make check-full
 # (check-debug-full).
 DEBUG_FILTER ?= !(fork/*)
+# make check runs debug mode under memb (a real read side) and qsbr (an
+# empty one, whose sections debug mode counts itself); bp and mb, whose
+# read side is memb's with more, in make check-full.
+DEBUG_FLAVORS ?= memb qsbr
 CHECKS_FULL += check-debug-full
 
 .PHONY: check-debug check-debug-full check-debug-zero-cost $(FLAVORS:%=check-debug-%)
-check-debug: $(FLAVORS:%=check-debug-%) check-debug-zero-cost ## Run the unit suites in debug mode, and prove it free when off
+check-debug: $(DEBUG_FLAVORS:%=check-debug-%) check-debug-zero-cost ## Run the unit suites in debug mode, and prove it free when off
 $(FLAVORS:%=check-debug-%): check-debug-%: $(DEBUG_B)/%/unit
 	@echo "== unit tests in debug mode (-DRCULIST_DEBUG), flavour $*$(if $(DEBUG_FILTER), (--filter '$(DEBUG_FILTER)'))"
 	$(Q)RCULIST_TEST_FORKS=$(REPEAT_FORKS) timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2 \

@@ -9,7 +9,13 @@
 # uses of const heads, links and cursors compile with -Wcast-qual -Werror.
 CHECKS += check-typecheck
 
-TC_CXX_STDS ?= 11 14 17 20
+# make check: the oldest and newest C++ standards; check-typecheck-full
+# (make check-full) every one.
+TC_CXX_STDS ?= 11 20
+CHECKS_FULL += check-typecheck-full
+.PHONY: check-typecheck-full
+check-typecheck-full: ## check-typecheck under C++11, 14, 17 and 20
+	$(Q)$(MAKE) --no-print-directory check-typecheck 'TC_CXX_STDS=11 14 17 20'
 TC_SRC      := tests/typecheck/members.c
 TC_CONST    := tests/typecheck/const.c
 TC_WARN      = -Iinclude $(URCU_CFLAGS) $(CPPFLAGS) -Wall -Wextra -Wshadow -Wcast-qual

@@ -22,13 +22,19 @@ URCU_PFX   := $(abspath $(URCU_PFX_B))/liburcu
 # make check's own): the suites but the long concurrent ones
 # (URCU_PFX_UNIT_FILTER), 10 plugin unload cycles, no memcheck.  make
 # check-full runs the suites whole here too (check-urcu-prefix-full).
-URCU_PREFIX_CHECKS ?= check-unit check-examples check-compat check-lto check-adopt
+URCU_PREFIX_CHECKS ?= check-unit check-compat
+URCU_PREFIX_FULL   ?= check-unit check-examples check-compat check-lto check-adopt
+# make check builds the copy's libraries without gcc's fat LTO objects
+# (half the compile time; where liburcu comes from does not change with
+# it); check-lto, in the full run, needs them.
+URCU_PFX_LTO ?= 0
 URCU_PFX_UNIT_FILTER ?= !(fork/*|conc_updates/*|concurrent/*|reclaim/*|nulls/*)
 CHECKS_FULL += check-urcu-prefix-full
 
 .PHONY: check-urcu-prefix check-urcu-prefix-full
 check-urcu-prefix-full: ## check-urcu-prefix with the unit suites whole (make check-full)
-	$(Q)$(MAKE) --no-print-directory check-urcu-prefix URCU_PFX_UNIT_FILTER=
+	$(Q)$(MAKE) --no-print-directory check-urcu-prefix URCU_PFX_UNIT_FILTER= \
+		'URCU_PREFIX_CHECKS=$(URCU_PREFIX_FULL)' URCU_PFX_LTO=$(LTO)
 
 check-urcu-prefix: | $(B)/.deps ## make check's liburcu builds against a copy of liburcu in another prefix
 	@echo "== urcu-prefix: liburcu $$($(PKG_CONFIG) --modversion liburcu-memb) copied from $(URCU_LIBDIR) to $(URCU_PFX)"
@@ -43,7 +49,7 @@ check-urcu-prefix: | $(B)/.deps ## make check's liburcu builds against a copy of
 		    "$$pc" > $(URCU_PFX)/lib/pkgconfig/$${pc##*/}; \
 	done
 	$(Q)PKG_CONFIG_PATH=$(URCU_PFX)/lib/pkgconfig $(MAKE) --no-print-directory \
-		B=$(URCU_PFX_B)/build DEPFLAGS='-MD -MP' PLUGIN_CYCLES=10 PLUGIN_VG_HOSTS= UNIT_FORKS=$(REPEAT_FORKS) \
+		B=$(URCU_PFX_B)/build LTO=$(URCU_PFX_LTO) DEPFLAGS='-MD -MP' PLUGIN_CYCLES=10 PLUGIN_VG_HOSTS= UNIT_FORKS=$(REPEAT_FORKS) \
 		UNIT_FILTER='$(URCU_PFX_UNIT_FILTER)' \
 		$(URCU_PREFIX_CHECKS) > $(URCU_PFX_B)/checks.log 2>&1 || \
 		{ tail -n 30 $(URCU_PFX_B)/checks.log >&2; echo "check-urcu-prefix: $(URCU_PREFIX_CHECKS) failed (log: $(URCU_PFX_B)/checks.log)" >&2; exit 1; }
