@@ -45,7 +45,8 @@ $(BENCH_B)/%/poll: bench/poll.c bench/measure.h $(LIBDIR_B)/librculist-%.so.$(VE
 
 .PHONY: bench-poll
 bench-poll: $(BENCH_POLL_BINS) ## What polled grace periods cost, per flavour (part of make bench)
-	$(Q)for f in $(FLAVORS); do $(BENCH_B)/$$f/poll $(if $(BENCH_QUICK),100000) || exit 1; done
+	$(Q)for f in $(FLAVORS); do $(BENCH_B)/$$f/poll $(if $(BENCH_QUICK),100000) || exit 1; done \
+		| tee $(BENCH_B)/poll.txt
 
 bench-instructions: bench-build ## Callgrind instructions per lookup and per update, rculist beside liburcu inline
 	$(Q)sh bench/instr.sh $(BENCH_B) $(FLAVORS)

@@ -66,6 +66,8 @@ END {
 	print "(read, static and lto: the static binary linked with -flto, against its own liburcu inline;"
 	print " reclamation: M callbacks/s of rculist_call_rcu(), M updates/s of a flat-out updater freeing"
 	print " each element by call_rcu, or by one rculist_synchronize_rcu() per 1024)"
+	if (poll != "")
+		poll_table()
 	if (reclaim == "")
 		exit
 	# bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P
@@ -126,3 +128,29 @@ function si(v,    mult) {
 	sub(/[kMG]$/, "", v)
 	return v * mult
 }
+# bench-poll's latency lines: poll flavor=F op=O readers=R p50_us=.. p99_us=..
+function poll_table(    line, m, w, j, pair, kv, pk, i, f) {
+	while ((getline line < poll) > 0) {
+		if (line !~ /^poll .* readers=/)
+			continue
+		delete kv
+		m = split(line, w, " ")
+		for (j = 2; j <= m; j++) {
+			split(w[j], pair, "=")
+			kv[pair[1]] = pair[2]
+		}
+		pk = kv["flavor"] "," kv["op"] "," kv["readers"]
+		p50[pk] = kv["p50_us"]; p99[pk] = kv["p99_us"]
+	}
+	print "\nGrace periods (bench-poll): us from rculist_start_poll_synchronize_rcu() to a satisfied"
+	print "cookie, beside one rculist_synchronize_rcu(), p50/p99, with no reader and with one reader"
+	printf "\n%-6s %21s %21s %21s %21s\n", "flavor", "start_to_satisfied:0", \
+		"start_to_satisfied:1", "synchronize_rcu:0", "synchronize_rcu:1"
+	for (i = 1; i <= n; i++) {
+		f = fl[i]
+		printf "%-6s %21s %21s %21s %21s\n", f, pp(f ",start_to_satisfied,0"), \
+			pp(f ",start_to_satisfied,1"), pp(f ",synchronize_rcu,0"), \
+			pp(f ",synchronize_rcu,1")
+	}
+}
+function pp(k) { return (k in p50) ? p50[k] " / " p99[k] : "-" }

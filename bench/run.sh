@@ -42,7 +42,10 @@ done
 reclaim=
 [ -f "$dir/reclaim.txt" ] && [ "$dir/reclaim.txt" -nt "$dir/$1/reclaim" ] &&
 	reclaim=$dir/reclaim.txt
-awk -F, -v flavors="$*" -v reclaim="$reclaim" -f "$here/report.awk" "$sum"
+# bench-poll's lines likewise (the grace periods' table).
+poll=
+[ -f "$dir/poll.txt" ] && [ "$dir/poll.txt" -nt "$dir/$1/poll" ] && poll=$dir/poll.txt
+awk -F, -v flavors="$*" -v reclaim="$reclaim" -v poll="$poll" -f "$here/report.awk" "$sum"
 
 if command -v gnuplot >/dev/null 2>&1; then
 	sh "$here/chart.sh" "$sum" "$out" "$machine" "$*" &&
