@@ -159,10 +159,23 @@ static void *gp_main(void *arg)
 
 static void poll_queue(void);
 
+/* Wake the thread if it sleeps (a spurious wake-up costs one check). */
+static void gp_unpark(void)
+{
+	if (load(&gp_parked) && __atomic_exchange_n(&gp_parked, 0, __ATOMIC_SEQ_CST))
+		futex(&gp_parked, FUTEX_WAKE_PRIVATE, 1);
+}
+
 /*
  * The first caller creates the thread; while it does, the others count
- * on it.  If it fails, the callback takes over what wanted asks, and the
- * next call tries again.
+ * on it.  The new thread may already have run, ended its grace period
+ * and parked before the creator marks it running: a caller that raised
+ * wanted meanwhile saw GP_STARTING and left the wake-up to the creator,
+ * so the creator wakes the thread once it has stored GP_RUNNING (that
+ * caller's raise comes before its load of GP_STARTING, so before this
+ * store, so before the load of gp_parked that follows it).  If creating
+ * fails, the callback takes over what wanted asks, and the next call
+ * tries again.
  */
 static void gp_start(void)
 {
@@ -173,6 +186,7 @@ static void gp_start(void)
 		return;
 	if (!rculist__thread_start(gp_main, "rculist-gp")) {
 		store(&gp_state, GP_RUNNING);
+		gp_unpark();
 		return;
 	}
 	store(&gp_state, GP_NONE);
@@ -186,8 +200,7 @@ static void gp_wake(void)
 		gp_start();
 		return;
 	}
-	if (load(&gp_parked) && __atomic_exchange_n(&gp_parked, 0, __ATOMIC_SEQ_CST))
-		futex(&gp_parked, FUTEX_WAKE_PRIVATE, 1);
+	gp_unpark();
 }
 
 /* ------------------------------------------- the fallback, through call_rcu */
@@ -223,7 +236,8 @@ struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void)
 {
 	struct rculist_gp_cookie c = rculist_get_state_synchronize_rcu();
 
-	/* Whoever raised wanted to where it is has woken the thread. */
+	/* Whoever raised wanted to where it is has woken the thread (or, while
+	 * it starts, left that to its creator: gp_start()). */
 	if (seq_raise(&wanted, c.seq + 1))
 		gp_wake();
 	return c;

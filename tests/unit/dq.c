@@ -263,7 +263,7 @@ static struct {
 	struct rculist_dq *dq;
 	unsigned char count[RACE_TOTAL]; /* frees of each token */
 	unsigned long freed;
-	int enqueuers_done;
+	int stalled; /* no token freed for 20 s */
 } race;
 
 static void race_free(void *arg, void *ptr)
@@ -276,29 +276,53 @@ static void race_free(void *arg, void *ptr)
 	__atomic_fetch_add(&race.freed, 1, __ATOMIC_RELAXED);
 }
 
-/* Enqueue 20000 tokens from @arg on; a queue full for 20 s stops it. */
+/* A thread's watch on progress: the count of frees it saw move last. */
+struct race_watch {
+	unsigned long seen;
+	double since;
+};
+
+/* Non-zero once no token was freed for 20 s (the machine may be loaded). */
+static int race_stalled(struct race_watch *w)
+{
+	unsigned long now_freed = __atomic_load_n(&race.freed, __ATOMIC_RELAXED);
+	double now = conc_now();
+
+	if (__atomic_load_n(&race.stalled, __ATOMIC_RELAXED))
+		return 1;
+	if (now_freed != w->seen || !w->since) {
+		w->seen = now_freed;
+		w->since = now;
+	} else if (now - w->since > 20) {
+		__atomic_store_n(&race.stalled, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	return 0;
+}
+
+/* Enqueue 20000 tokens from @arg on, retrying a full queue while frees go on. */
 static void *race_enqueuer(void *arg)
 {
 	unsigned long base = (unsigned long)(uintptr_t)arg, i;
-	double end = conc_now() + 20;
+	struct race_watch w = { 0, 0 };
 
 	for (i = 0; i < RACE_PER_ENQ; i++)
 		while (rculist_dq_enqueue(race.dq, tok(base + i)) == -ENOSPC)
-			if (conc_now() > end)
+			if (race_stalled(&w))
 				return NULL;
 			else
 				sched_yield();
 	return NULL;
 }
 
-/* Reclaim one at a time, flat out, until every token is freed (20 s). */
+/* Reclaim one at a time, flat out, until every token is freed (or a stall). */
 static void *race_reclaimer(void *arg)
 {
-	double end = conc_now() + 20;
+	struct race_watch w = { 0, 0 };
 
 	(void)arg;
 	while (__atomic_load_n(&race.freed, __ATOMIC_RELAXED) < RACE_TOTAL &&
-	       conc_now() < end)
+	       !race_stalled(&w))
 		if (!rculist_dq_reclaim(race.dq, 1))
 			sched_yield();
 	return NULL;
@@ -308,12 +332,17 @@ static void *race_reclaimer(void *arg)
  * 3 threads enqueue 20000 distinct tokens each while 2 threads reclaim
  * one at a time, flat out, on one queue of 4096 (full now and then):
  * every token is freed exactly once, with no grace period waited for
- * but the enqueues' own polled ones.
+ * but the enqueues' own polled ones.  The threads give up only after
+ * 20 s without a single free; a stall is then told apart from a lost
+ * token, and a fresh polled grace period is tried, to tell a stuck
+ * grace-period thread from a stuck queue.
  */
 Test(dq, racing_enqueuers_and_reclaimers_free_each_token_once)
 {
 	pthread_t e[RACE_ENQ], r[RACE_REC];
 	unsigned long i, missing = 0, twice = 0;
+	struct rculist_gp_cookie c;
+	long ms;
 
 	race.dq = rculist_dq_create(4096, race_free, NULL);
 	cr_assert_not_null(race.dq);
@@ -331,8 +360,20 @@ Test(dq, racing_enqueuers_and_reclaimers_free_each_token_once)
 		missing += !race.count[i];
 		twice += race.count[i] > 1;
 	}
+	if (race.stalled) {
+		c = rculist_start_poll_synchronize_rcu();
+		for (ms = 0; ms < 1000 && !rculist_poll_state_synchronize_rcu(c);
+		     ms++)
+			usleep(1000);
+		cr_assert_fail("no progress: no token freed for 20 s, %lu of %d freed; "
+			       "%lu never freed, %lu twice; a polled grace period started then %s",
+			       race.freed, RACE_TOTAL, missing, twice,
+			       rculist_poll_state_synchronize_rcu(c) ?
+				       "ended within 1 s (the queue is stuck)" :
+				       "did not end within 1 s (polled grace periods are stuck)");
+	}
 	cr_assert_eq(twice, 0, "%lu tokens freed more than once", twice);
-	cr_assert_eq(missing, 0, "%lu tokens never freed in 20 s", missing);
+	cr_assert_eq(missing, 0, "%lu tokens never freed", missing);
 	cr_assert_eq(race.freed, RACE_TOTAL);
 	rculist_dq_destroy(race.dq);
 	cr_assert_eq(race.freed, RACE_TOTAL, "destroy freed a token again");
@@ -469,14 +510,22 @@ Test(dq, enqueuers_and_event_loops_free_each_pointer_once_after_its_readers)
 		cr_assert_eq(pthread_create(&q[i].tid, NULL, enqueuer_main, &q[i]),
 			     0);
 	}
-	/* At least 0.5 s, and until each loop overlapped 20 updates (8 s). */
+	/*
+	 * At least 0.5 s, and until each loop overlapped 20 updates and the
+	 * loops freed something (20 s at most): the enqueuers, which reclaim
+	 * everything ready whenever they find the queue full, win most races
+	 * for what a grace period makes ready (under bp, whose grace periods
+	 * are slow, often all of them for a while).
+	 */
 	do {
 		usleep(10000);
 		t = conc_now() - start;
 		for (i = 0; i < LOOPS; i++)
 			if (__atomic_load_n(&r[i].overlaps, __ATOMIC_RELAXED) < 20)
 				break;
-	} while (t < 8.0 && (t < 0.5 || i < LOOPS));
+	} while (t < CONC_PROGRESS_SECS &&
+		 (t < 0.5 || i < LOOPS ||
+		  !__atomic_load_n(&dq_s.by_loops, __ATOMIC_RELAXED)));
 	__atomic_store_n(&dq_s.stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < ENQUEUERS; i++) {
 		cr_assert_eq(pthread_join(q[i].tid, NULL), 0);
@@ -493,7 +542,8 @@ Test(dq, enqueuers_and_event_loops_free_each_pointer_once_after_its_readers)
 	cr_assert_eq(dq_s.freed, enqueued, "%lu enqueued, %lu freed", enqueued,
 		     dq_s.freed);
 	cr_assert_eq(conc_quarantine.poisoned, enqueued);
-	cr_assert_gt(dq_s.by_loops, 0, "the event loops freed nothing");
+	cr_assert_gt(dq_s.by_loops, 0,
+		     "no progress: the event loops freed nothing in %.1f s", t);
 	/* The final list is present[] in order, both ways. */
 	for (k = 0; k < NKEYS; k++) {
 		struct cds_list_head *l = &dq_s.present[k]->link;

@@ -6,10 +6,17 @@
  * liburcu's call_rcu thread: rculist's grace-period thread does it),
  * that cookies compare right across the counter's wrap, and that a child
  * of fork() gets working polled grace periods, a cookie taken before the
- * fork included.
+ * fork included; and that a poll while the grace-period thread starts
+ * is not lost.
  */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "child.h"
@@ -322,4 +329,100 @@ Test(poll, fork_while_polling_gives_the_child_working_polled_grace_periods)
 	}
 	__atomic_store_n(&polling_stop, 1, __ATOMIC_RELEASE);
 	cr_assert_eq(pthread_join(tid, NULL), 0);
+}
+
+/* ------------------------------------- the grace-period thread's start */
+
+/*
+ * The library names each thread it starts with pthread_setname_np(),
+ * after creating it and before marking it running (core/thread.c, then
+ * gp_start() in core/poll.c).  This definition, which the library's
+ * call binds to, passes every call on; armed, it holds the creator of
+ * "rculist-gp" there until the new thread has ended the first grace
+ * period and sleeps, and then polls once more: the window in which a
+ * poll found the thread "starting", left the wake-up to its creator,
+ * and the creator never gave it (the thread slept for good, with a
+ * cookie waiting).
+ */
+static struct {
+	int armed, held;
+	int asleep; /* the new thread was seen asleep */
+	struct rculist_gp_cookie first, late;
+} su;
+
+/* Non-zero if the thread named rculist-gp is asleep ('S' in its stat). */
+static int gp_thread_asleep(void)
+{
+	char path[300], buf[256], *s;
+	struct dirent *d;
+	int asleep = 0;
+	DIR *dir = opendir("/proc/self/task");
+	FILE *f;
+
+	if (!dir)
+		return 0;
+	while (!asleep && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && strstr(buf, "(rculist-gp) ")) {
+			s = strstr(buf, "(rculist-gp) ") + strlen("(rculist-gp) ");
+			asleep = *s == 'S';
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return asleep;
+}
+
+int pthread_setname_np(pthread_t t, const char *name)
+{
+	int (*real)(pthread_t, const char *) =
+		(int (*)(pthread_t, const char *))dlsym(RTLD_NEXT,
+							"pthread_setname_np");
+	int err = real ? real(t, name) : ENOSYS;
+	long ms;
+
+	if (strcmp(name, "rculist-gp") ||
+	    !__atomic_exchange_n(&su.armed, 0, __ATOMIC_SEQ_CST))
+		return err;
+	su.held = 1;
+	/* Generous bounds: the machine may be loaded. */
+	for (ms = 0; ms < 20000 && !rculist_poll_state_synchronize_rcu(su.first);
+	     ms++)
+		usleep(1000);
+	for (ms = 0; ms < 20000 && !(su.asleep = gp_thread_asleep()); ms++)
+		usleep(1000);
+	usleep(10000); /* asleep: parked, and not about to look again */
+	su.late = rculist_start_poll_synchronize_rcu();
+	return err;
+}
+
+/*
+ * before: no grace-period thread yet; the first start_poll creates it,
+ *         and is held after creating it (above) while the thread ends
+ *         that poll's grace period and goes to sleep; then one more
+ *         start_poll, its creator not yet back.
+ * after:  both cookies are satisfied by polling alone (20 s bound): the
+ *         second poll's grace period was not lost.
+ */
+Test(poll, a_poll_while_the_thread_starts_is_not_lost)
+{
+	struct rculist_gp_cookie c;
+
+	su.first = rculist_get_state_synchronize_rcu();
+	__atomic_store_n(&su.armed, 1, __ATOMIC_SEQ_CST);
+	c = rculist_start_poll_synchronize_rcu();
+	cr_assert(su.held,
+		  "this start_poll did not start the grace-period thread (already running?)");
+	cr_assert_eq(c.seq, su.first.seq);
+	cr_assert(rculist_poll_state_synchronize_rcu(c),
+		  "the first grace period did not end within 20 s");
+	cr_assert(su.asleep,
+		  "the grace-period thread was not seen asleep within 20 s");
+	cr_assert(satisfied_within(su.late, 20000),
+		  "no progress: a cookie taken while the grace-period thread started is not satisfied in 20 s (lost wake-up: the thread sleeps with a grace period wanted)");
 }
