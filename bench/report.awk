@@ -78,12 +78,7 @@ END {
 		}
 		if (line !~ /^reclaim: /)
 			continue
-		delete kv
-		m = split(line, w, " ")
-		for (j = 2; j <= m; j++) {
-			split(w[j], pair, "=")
-			kv[pair[1]] = pair[2]
-		}
+		fields(line, kv)
 		rk = kv["impl"] "," kv["flavor"] "," kv["updaters"]
 		rate[rk] = si(kv["updates/s"])
 		peak[rk] = kv["peak_waiting"]
@@ -108,12 +103,7 @@ END {
 	printf "\n%-6s %7s %7s %10s %12s %10s %10s %s\n", "flavor", "limit", "seconds", "peak", \
 		"RSS+ MiB", "MiB/s", "throttled", "verdict"
 	for (i = 1; i <= nstall; i++) {
-		delete kv
-		m = split(stall[i], w, " ")
-		for (j = 2; j <= m; j++) {
-			split(w[j], pair, "=")
-			kv[pair[1]] = pair[2]
-		}
+		fields(stall[i], kv)
 		printf "%-6s %7s %7s %10s %12s %10s %10s %s\n", kv["flavor"], kv["limit"], \
 			kv["seconds"], kv["peak"], kv["rss_growth_mib"], kv["rss_mib_per_s"], \
 			kv["throttled"], kv["verdict"]
@@ -129,16 +119,11 @@ function si(v,    mult) {
 	return v * mult
 }
 # bench-poll's latency lines: poll flavor=F op=O readers=R p50_us=.. p99_us=..
-function poll_table(    line, m, w, j, pair, kv, pk, i, f) {
+function poll_table(    line, kv, pk, i, f) {
 	while ((getline line < poll) > 0) {
 		if (line !~ /^poll .* readers=/)
 			continue
-		delete kv
-		m = split(line, w, " ")
-		for (j = 2; j <= m; j++) {
-			split(w[j], pair, "=")
-			kv[pair[1]] = pair[2]
-		}
+		fields(line, kv)
 		pk = kv["flavor"] "," kv["op"] "," kv["readers"]
 		p50[pk] = kv["p50_us"]; p99[pk] = kv["p99_us"]
 	}
@@ -154,3 +139,12 @@ function poll_table(    line, m, w, j, pair, kv, pk, i, f) {
 	}
 }
 function pp(k) { return (k in p50) ? p50[k] " / " p99[k] : "-" }
+# A line of key=value words after its first word, into kv.
+function fields(line, kv,    m, w, j, pair) {
+	split("", kv)
+	m = split(line, w, " ")
+	for (j = 2; j <= m; j++) {
+		split(w[j], pair, "=")
+		kv[pair[1]] = pair[2]
+	}
+}
