@@ -298,7 +298,11 @@ check-unit-full: ## The unit suites with $(FULL_FORKS) forks per flavour (make c
 # CHECKS_FULL: the long variants (make check-full runs them after make
 # check; fragments add to it).
 NPROC      := $(shell nproc 2>/dev/null || echo 2)
-CHECK_JOBS ?= $(NPROC)
+# One more check than CPUs: several checks spend much of their time
+# waiting (a grace period, a stall detector's timeout, sleeping readers),
+# and the extra slot fills the cores they leave idle.
+CHECK_JOBS_DEFAULT := $(shell expr $(NPROC) + 1)
+CHECK_JOBS ?= $(CHECK_JOBS_DEFAULT)
 CHECKS_SKIP ?=
 CHECKS_FULL ?=
 CHECKS_LONG := check-unit check-urcu-prefix check-debug check-examples
