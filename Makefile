@@ -264,22 +264,29 @@ UNIT_TIMEOUT ?= 300
 UNIT_FORKS   ?= 250
 FULL_FORKS   ?= 1000
 REPEAT_FORKS ?= 100
+# The least time each concurrent test keeps updating while its readers
+# walk (RCULIST_TEST_CONC_SECS, tests/unit/conc.h): 0.2 s in make check,
+# the suites' own 0.4 s in make check-full.
+UNIT_CONC_SECS ?= 0.2
+FULL_CONC_SECS ?= 0.4
+UNIT_ENV = RCULIST_TEST_CONC_SECS=$(UNIT_CONC_SECS)
 # UNIT_FILTER: a Criterion --filter for a representative run (the
 # liburcu copy of check-urcu-prefix runs the quick suites only).
 UNIT_FILTER  ?=
 $(FLAVORS:%=check-unit-%): check-unit-%: $(B)/tests/%/unit
 	@echo "== unit tests, flavour $*$(if $(UNIT_FILTER), (--filter '$(UNIT_FILTER)'))"
-	$(Q)RCULIST_TEST_FORKS=$(UNIT_FORKS) timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2 \
+	$(Q)$(UNIT_ENV) RCULIST_TEST_FORKS=$(UNIT_FORKS) timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2 \
 		$(if $(UNIT_FILTER),--filter '$(UNIT_FILTER)'); st=$$?; \
 	if [ $$st -eq 124 ] || [ $$st -eq 137 ]; then \
 		echo "check-unit-$*: the suite did not end within $(UNIT_TIMEOUT) s (a test hangs)" >&2; fi; \
 	exit $$st
 
-# make check-full runs the suites with the full thousand forks.
+# make check-full runs the suites with the full thousand forks and the
+# whole time of each concurrent test.
 CHECKS_FULL += check-unit-full
 .PHONY: check-unit-full
-check-unit-full: ## The unit suites with $(FULL_FORKS) forks per flavour (make check-full)
-	$(Q)$(MAKE) --no-print-directory check-unit UNIT_FORKS=$(FULL_FORKS)
+check-unit-full: ## The unit suites with $(FULL_FORKS) forks per flavour, $(FULL_CONC_SECS) s per concurrent test (make check-full)
+	$(Q)$(MAKE) --no-print-directory check-unit UNIT_FORKS=$(FULL_FORKS) UNIT_CONC_SECS=$(FULL_CONC_SECS)
 
 # ---------------------------------------------------------- make check
 # The checks run CHECK_JOBS at a time (make -j, one job slot each; a

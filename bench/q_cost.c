@@ -21,8 +21,10 @@
 
 /*
  * Where the time of a read-side section goes: empty sections (lock,
- * unlock, quiescent state: three calls through the library in the
- * default link, none inline), beside probes of three calls per iteration
+ * unlock, and a quiescent state after each: in the default link, calls
+ * into the library where the flavour needs them, <rculist/read_side.h>;
+ * so this is also what one quiescent state costs under qsbr, which the
+ * lookups amortise over 1024, bench/side.h), beside probes of three calls per iteration
  * to an empty function in this program and to one in the library
  * (rculist_flavor_name(), through the PLT and GOT).
  */

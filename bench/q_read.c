@@ -86,7 +86,8 @@ static void print_read_table(const char *sec)
 {
 	printf("\n%s: one reader, no updater, ns per lookup: median [min-max]"
 	       " (ovh: over plain; xurcu: ovh / urcu's ovh,\n"
-	       "      'noise' where urcu's and plain's ranges overlap)\n"
+	       "      'noise' where urcu's and plain's ranges overlap; qsbr: a quiescent\n"
+	       "      state per 1024 lookups, bench/side.h)\n"
 	       "      " NOISE_LINE "\n",
 	       sec);
 	printf("%-10s %-15s %10s %19s %8s %7s\n", "workload", "side", "median",

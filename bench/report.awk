@@ -38,6 +38,8 @@ END {
 	n = split(flavors, fl, " ")
 	print "\nWhich flavour: medians of this run ('!': a disturbed sample, see the tables above)"
 	print "read: ns a read-side section adds to a lookup in a list of 8; x: its overhead over liburcu inline's"
+	print "      (qsbr readers announce a quiescent state per 1024 lookups, as liburcu's benchmark; what one"
+	print "      costs is in the cost table: an empty section and a quiescent state after each)"
 	print "readers: M lookups/s of 1 reader beside 1 flat-out updater (list of 8), over rwlock's, over liburcu's"
 	print "synchronize: rculist_synchronize_rcu() with a busy reader; update: cds_list_replace_rcu()"
 	printf "\n%-6s %-58s | %-23s | %-15s | %-7s | %s\n", "", \

@@ -32,7 +32,7 @@ CHECKS_FULL += check-debug-full
 check-debug: $(DEBUG_FLAVORS:%=check-debug-%) check-debug-zero-cost ## Run the unit suites in debug mode, and prove it free when off
 $(FLAVORS:%=check-debug-%): check-debug-%: $(DEBUG_B)/%/unit
 	@echo "== unit tests in debug mode (-DRCULIST_DEBUG), flavour $*$(if $(DEBUG_FILTER), (--filter '$(DEBUG_FILTER)'))"
-	$(Q)RCULIST_TEST_FORKS=$(REPEAT_FORKS) timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2 \
+	$(Q)$(UNIT_ENV) RCULIST_TEST_FORKS=$(REPEAT_FORKS) timeout -k 10 $(UNIT_TIMEOUT) $< --jobs 2 \
 		$(if $(DEBUG_FILTER),--filter '$(DEBUG_FILTER)')
 
 check-debug-full: ## The debug-mode suites whole, fork suite included (make check-full)

@@ -117,7 +117,7 @@ Test(bp_signal, handler_reads_in_an_unregistered_thread)
 	cr_assert_eq(sigaction(SIGUSR1, &sa, NULL), 0);
 	cr_assert_eq(pthread_create(&target, NULL, sleeper, NULL), 0);
 
-	conc_update_for(0.4, 100, &sig_reader, 1, replace_and_kill, NULL);
+	conc_update_for(conc_secs(), 100, &sig_reader, 1, replace_and_kill, NULL);
 	__atomic_store_n(&conc_stopping, 1, __ATOMIC_RELEASE);
 	cr_assert_eq(pthread_join(target, NULL), 0);
 	conc_reclaim_finish(&rc);

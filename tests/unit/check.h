@@ -10,6 +10,7 @@
 #define RCULIST_TESTS_CHECK_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <criterion/criterion.h>
 
 #include <rculist.h>
@@ -111,5 +112,25 @@ static inline void check_hlist_keys(const struct cds_hlist_head *head,
 		check_hlist_keys(head, keys_, sizeof(keys_) / sizeof(keys_[0]), \
 				 #head);				\
 	} while (0)
+
+/*
+ * A test's knob from the environment: the number @name holds, @def
+ * unless set; the test fails, naming it, if it is not a number from
+ * @min to @max.
+ */
+static inline double test_env_number(const char *name, double def, double min,
+				     double max)
+{
+	const char *s = getenv(name);
+	char *end;
+	double v;
+
+	if (!s)
+		return def;
+	v = strtod(s, &end);
+	cr_assert(*s && !*end && v >= min && v <= max,
+		  "%s=\"%s\": not a number from %g to %g", name, s, min, max);
+	return v;
+}
 
 #endif /* RCULIST_TESTS_CHECK_H */

@@ -349,6 +349,19 @@ static inline void conc_readers_start(struct conc_reader *r, size_t n)
 }
 
 /*
+ * The least time a concurrent test keeps updating (its readers overlap
+ * updates meanwhile): RCULIST_TEST_CONC_SECS, from 0.05 to 10 seconds,
+ * 0.4 unless set.  make check runs 0.2 (UNIT_CONC_SECS in the Makefile),
+ * make check-full the whole 0.4 (check-unit-full).
+ */
+#define CONC_SECS 0.4
+
+static inline double conc_secs(void)
+{
+	return test_env_number("RCULIST_TEST_CONC_SECS", CONC_SECS, 0.05, 10);
+}
+
+/*
  * Keep calling @step for at least @secs seconds and until every reader
  * has overlapped updates @min_overlaps times: a loaded machine may give
  * a reader few turns, so this waits for their progress, up to

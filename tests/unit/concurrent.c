@@ -189,7 +189,7 @@ static void sorted_run(enum conc_mode mode, void (*walk)(struct conc_reader *r),
 	}
 
 	conc_readers_start(r, 2);
-	steps = conc_update_for(0.4, 20, r, 2, sorted_step, &s);
+	steps = conc_update_for(conc_secs(), 20, r, 2, sorted_step, &s);
 	conc_readers_stop(r, 2);
 	conc_reclaim_finish(&s.rc);
 
@@ -356,7 +356,7 @@ Test(concurrent, splice_init_rcu_readers_of_both_lists_end_at_their_head)
 	r[1].param = 1;
 
 	conc_readers_start(r, 2);
-	conc_update_for(0.4, 20, r, 2, splice_step, &s);
+	conc_update_for(conc_secs(), 20, r, 2, splice_step, &s);
 	conc_readers_stop(r, 2);
 	conc_reclaim_finish(&s.rc);
 
@@ -514,7 +514,7 @@ Test(concurrent, hlist_readers_both_iterators)
 	r[1].param = 1;
 
 	conc_readers_start(r, 2);
-	conc_update_for(0.4, 20, r, 2, hlist_step, &t);
+	conc_update_for(conc_secs(), 20, r, 2, hlist_step, &t);
 	conc_readers_stop(r, 2);
 	conc_reclaim_finish(&t.rc);
 

@@ -126,7 +126,7 @@ Test(concurrent_bl, readers_walk_while_lock_holders_add_del_free)
 		CDS_INIT_HLIST_BL_HEAD(&t.bucket[b]);
 	conc_readers_start(r, 2);
 	cr_assert_eq(pthread_create(&u[1].tid, NULL, bl_updater_main, &u[1]), 0);
-	conc_update_for(0.4, 20, r, 2, bl_step, &u[0]);
+	conc_update_for(conc_secs(), 20, r, 2, bl_step, &u[0]);
 	__atomic_store_n(&bl_stop, 1, __ATOMIC_RELEASE);
 	cr_assert_eq(pthread_join(u[1].tid, NULL), 0);
 	conc_readers_stop(r, 2);

@@ -64,7 +64,6 @@ TestSuite(conc_updates, .timeout = 30);
 #define CU_SPLICE_MAX	 4    /* the most nodes one update links (a splice) */
 #define CU_HOLD_UPDATES	 16
 #define CU_HOLD_SECS	 0.002
-#define CU_SECS		 0.4  /* minimum update time of a test */
 #define CU_MARKER	 5    /* end marker value of the nulls list */
 #define CU_INSTANT_USECS 50   /* the instant reader's period */
 #define CU_MIN_SAMPLES	 100  /* instant reader samples a test needs */
@@ -793,7 +792,7 @@ static void cu_run(enum cu_kind kind,
 	}
 	conc_readers_start(cu_r, 2);
 	cu_instant_start(!(flags & CU_TIMER));
-	steps = conc_update_for(CU_SECS, 50, cu_r, 2, cu_step, NULL);
+	steps = conc_update_for(conc_secs(), 50, cu_r, 2, cu_step, NULL);
 	steps += cu_until_sampled();
 	cu_instant_stop();
 	conc_readers_stop(cu_r, 2);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "forks.h"
 
 static void sleep_ms(long ms)
 {
@@ -189,31 +190,11 @@ static int first_free_race(void)
 }
 
 /*
- * How many forks thousands_of_forks_while_callbacks_free makes, one race
- * of first_free_race() per ten of them, and one fork of
- * forks_while_threads_call_rcu per ten: RCULIST_TEST_FORKS, from 10
- * to 1000 (the most the tests' timeouts allow), 1000 unless set.  Each
- * fork waits for a grace period and liburcu's call_rcu thread (about
- * 25 ms), so make check runs the full count once per flavour and fewer
- * in the passes that repeat the suite (UNIT_FORKS in the Makefile).
+ * thousands_of_forks_while_callbacks_free forks test_forks() times
+ * (tests/unit/forks.h); fork_during_first_free_rcu_does_not_deadlock
+ * makes one race of first_free_race() per ten of them, and
+ * forks_while_threads_call_rcu one fork per ten.
  */
-#define FORKS 1000
-
-static int test_forks(void)
-{
-	const char *s = getenv("RCULIST_TEST_FORKS");
-	char *end;
-	long n;
-
-	if (!s)
-		return FORKS;
-	n = strtol(s, &end, 10);
-	cr_assert(*s && !*end && n >= 10 && n <= FORKS,
-		  "RCULIST_TEST_FORKS=\"%s\": not a number of forks from 10 to %d",
-		  s, FORKS);
-	return (int)n;
-}
-
 Test(fork, fork_during_first_free_rcu_does_not_deadlock, .timeout = 120)
 {
 	int i, races = test_forks() / 10;

@@ -902,7 +902,7 @@ static void ct_run(enum conc_mode mode)
 		cds_hash_add(ct, &t.present[k]->hnode, k);
 	}
 	conc_readers_start(r, 2);
-	conc_update_for(0.4, 20, r, 2, ct_step, &t);
+	conc_update_for(conc_secs(), 20, r, 2, ct_step, &t);
 	conc_readers_stop(r, 2);
 	conc_reclaim_finish(&t.rc);
 	cr_log_info("updater: %lu adds, %lu deletes, %lu grace periods", t.adds,

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "conc.h"
+#include "forks.h"
 #include "../torture/limit_run.h"
 
 TestSuite(reclaim, .timeout = 30);
@@ -666,7 +667,7 @@ Test(reclaim, thread_exit_hands_off_its_open_batch)
  * neither side deadlocks (core/fork.c holds the flavour's locks, then
  * the registry lock, and rculist holds no lock across a liburcu call).
  */
-#define FORKS	      200
+#define FORKS_PER     5	 /* one fork per five of test_forks(): 200 at most */
 #define FORKS_VG      20 /* under memcheck: each child takes about 1 s */
 #define FORK_SPAWNERS 2
 
@@ -697,7 +698,7 @@ Test(reclaim, fork_during_first_frees, .timeout = 120)
 	pthread_t tid[FORK_SPAWNERS];
 	long baseline = warm_baseline();
 	int i, status, bad = 0, last = 0;
-	int forks = heap_is_glibcs() ? FORKS : FORKS_VG;
+	int forks = heap_is_glibcs() ? test_forks() / FORKS_PER : FORKS_VG;
 	pid_t pid;
 
 	for (i = 0; i < FORK_SPAWNERS; i++)
