@@ -173,16 +173,20 @@ static inline void cds_list_del_rcu(struct cds_list_head *elem)
 static inline void cds_list_replace_rcu(const struct cds_list_head *old,
 					struct cds_list_head *newp)
 {
+	struct cds_list_head *next, *prev;
+
 	RCULIST__CHECK_DEL(old);
-	if (RCULIST__UNLIKELY(old->next == old)) {
+	next = old->next;
+	prev = old->prev;
+	if (RCULIST__UNLIKELY(next == old)) {
 		/* Nothing to replace: @newp heads an empty list of its own. */
 		CDS_INIT_LIST_HEAD(newp);
 		return;
 	}
-	newp->next = old->next;
-	newp->prev = old->prev;
-	rculist__publish(newp->prev->next, newp);
-	rculist__publish(newp->next->prev, newp);
+	newp->next = next;
+	newp->prev = prev;
+	rculist__publish(prev->next, newp);
+	rculist__publish(next->prev, newp);
 	RCULIST__POISON_LIST_RCU(old);
 }
 

@@ -14,7 +14,8 @@
  *    the library only when the grace-period counter moved since the
  *    thread last announced itself (rculist__qs_ctr, the thread's counter
  *    as the library last set it), as liburcu's inline code does; under
- *    the other flavours both counters are a constant 0: no call.
+ *    the other flavours it stops at the lock_calls test (both counters
+ *    are a constant 0 there too): no call.
  * The functions stay exported (ABI; their addresses, and the debug
  * mode's checking wrappers, use them); the names below are object-like
  * macros, as in <rculist/inline.h>, so that &rculist_read_lock works.
@@ -69,12 +70,15 @@ static inline void rculist__read_unlock_wrap(void)
 /*
  * liburcu's qsbr fast path: nothing to announce while the thread's
  * counter equals the grace-period counter (relaxed load: the library's
- * call does the ordering when it stores).
+ * call does the ordering when it stores).  Only qsbr's lock and unlock
+ * do nothing, and only qsbr has quiescent states: the other flavours
+ * stop at the test of lock_calls, which a loop loads once.
  */
 static inline void rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
 {
-	if (__atomic_load_n(rculist__read_side.qs_gp, __ATOMIC_RELAXED) !=
-	    rculist__qs_ctr)
+	if (!rculist__read_side.lock_calls &&
+	    __atomic_load_n(rculist__read_side.qs_gp, __ATOMIC_RELAXED) !=
+		    rculist__qs_ctr)
 		rculist_quiescent_state();
 }
 
