@@ -120,10 +120,10 @@ help: ## List the targets
 
 # The libraries need liburcu-dev and the tests Criterion (deps); the
 # other checks of `make check` a C++ compiler, clang (the optimiser
-# checks build with gcc and clang), man(1) and cmake (deps-tools).  Each installs
+# checks build with gcc and clang), man(1), cmake and patch(1) (deps-tools).  Each installs
 # what is missing when it can (root with apt-get), or names it in one line.
 DEB_PACKAGES := liburcu-dev libcriterion-dev pkg-config
-DEB_TOOLS    := g++:g++ clang:clang man:man-db cmake:cmake
+DEB_TOOLS    := g++:g++ clang:clang man:man-db cmake:cmake patch:patch
 need_debs = \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \

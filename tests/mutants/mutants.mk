@@ -26,6 +26,22 @@ ifeq ($(MUTANTS),)
 		'$(MUTANT_RECLAIM_FILTER)' $(wildcard tests/mutants/reclaim/*.patch)
 endif
 
+# The planted bugs are run by make check-full, not by make check: so that
+# a change of the code they patch cannot leave them behind unnoticed (a
+# patch that no longer applies plants nothing), make check dry-runs every
+# one against the tree (a second).
+CHECKS += check-mutants-apply
+MUTANT_PATCHES = $(sort $(wildcard tests/mutants/*.patch tests/mutants/*/*.patch))
+
+.PHONY: check-mutants-apply
+check-mutants-apply: ## Every planted bug of tests/mutants/ still applies to the tree
+	$(Q)bad=0; for p in $(MUTANT_PATCHES); do \
+		out=$$(patch --dry-run -s -f -p1 < $$p 2>&1) || \
+			{ echo "check-mutants-apply: $$p no longer applies (update it to the code it plants a bug in):" >&2; \
+			  echo "$$out" | sed 's/^/   /' >&2; bad=1; }; \
+	done; [ $$bad = 0 ] || exit 1
+	@echo "== planted bugs: the $(words $(MUTANT_PATCHES)) patches of tests/mutants/ apply to the tree"
+
 # Two list bugs that made make check hang (a back pointer forgotten):
 # the whole unit suite must fail on its own, each walk being bounded (or
 # its test's .timeout ending it), well before MUTANT_BOUND; a run cut at
