@@ -173,20 +173,20 @@ static inline void cds_list_del_rcu(struct cds_list_head *elem)
 static inline void cds_list_replace_rcu(const struct cds_list_head *old,
 					struct cds_list_head *newp)
 {
-	struct cds_list_head *next, *prev;
+	struct cds_list_head *before, *after;
 
 	RCULIST__CHECK_DEL(old);
-	next = old->next;
-	prev = old->prev;
-	if (RCULIST__UNLIKELY(next == old)) {
+	before = old->prev;
+	after = old->next;
+	if (RCULIST__UNLIKELY(after == old)) {
 		/* Nothing to replace: @newp heads an empty list of its own. */
 		CDS_INIT_LIST_HEAD(newp);
 		return;
 	}
-	newp->next = next;
-	newp->prev = prev;
-	rculist__publish(prev->next, newp);
-	rculist__publish(next->prev, newp);
+	newp->next = after;
+	newp->prev = before;
+	rculist__publish(before->next, newp);
+	rculist__publish(after->prev, newp);
 	RCULIST__POISON_LIST_RCU(old);
 }
 
