@@ -22,12 +22,17 @@
  * A qsbr reader announces a quiescent state once per 1024 lookups, as
  * liburcu's own benchmark does (tests/benchmark/test_urcu_qsbr.c: "QS
  * each 1024 reads"), and as a server does once per pass of its event
- * loop, not once per lookup.  The lookups measure the read-side section;
- * side_sections() below, the cost section, announces one after every
- * section and so gives what a quiescent state costs by itself.  Every
- * batch announces at least one (its last lookup, n == 0).
+ * loop, not once per lookup: a pass of up to BENCH_QS_EVERY lookups,
+ * then one.  The lookups measure the read-side section; side_sections()
+ * below, the cost section, announces one after every section and so
+ * gives what a quiescent state costs by itself.
  */
-#define BENCH_QS_MASK 1023UL
+#define BENCH_QS_EVERY 1024UL
+
+#define BENCH_PASSES(n, pass)                                          \
+	for (unsigned long pass = (n) < BENCH_QS_EVERY ? (n) : BENCH_QS_EVERY; \
+	     n; n -= pass, side_qs(),                                  \
+			   pass = (n) < BENCH_QS_EVERY ? (n) : BENCH_QS_EVERY)
 
 static unsigned long side_list_lookup(struct bench_data *d, unsigned long n,
 				      uint64_t *rng)
@@ -36,20 +41,20 @@ static unsigned long side_list_lookup(struct bench_data *d, unsigned long n,
 	unsigned long nkeys = d->nkeys, sum = 0;
 	uint64_t x = *rng;
 
-	while (n--) {
-		unsigned long key = bench_key(&x, nkeys);
-		struct elem *e;
+	BENCH_PASSES(n, pass) {
+		for (unsigned long i = 0; i < pass; i++) {
+			unsigned long key = bench_key(&x, nkeys);
+			struct elem *e;
 
-		side_lock(d);
-		SIDE_FOR_EACH(e, head) {
-			if (e->key == key) {
-				sum += e->val;
-				break;
+			side_lock(d);
+			SIDE_FOR_EACH(e, head) {
+				if (e->key == key) {
+					sum += e->val;
+					break;
+				}
 			}
+			side_unlock(d);
 		}
-		side_unlock(d);
-		if (!(n & BENCH_QS_MASK))
-			side_qs();
 	}
 	*rng = x;
 	return sum;
@@ -62,20 +67,20 @@ static unsigned long side_hash_lookup(struct bench_data *d, unsigned long n,
 	unsigned long nkeys = d->nkeys, sum = 0;
 	uint64_t x = *rng;
 
-	while (n--) {
-		unsigned long key = bench_key(&x, nkeys);
-		struct elem *e;
+	BENCH_PASSES(n, pass) {
+		for (unsigned long i = 0; i < pass; i++) {
+			unsigned long key = bench_key(&x, nkeys);
+			struct elem *e;
 
-		side_lock(d);
-		SIDE_HFOR_EACH(e, &buckets[key & (BENCH_BUCKETS - 1)]) {
-			if (e->key == key) {
-				sum += e->val;
-				break;
+			side_lock(d);
+			SIDE_HFOR_EACH(e, &buckets[key & (BENCH_BUCKETS - 1)]) {
+				if (e->key == key) {
+					sum += e->val;
+					break;
+				}
 			}
+			side_unlock(d);
 		}
-		side_unlock(d);
-		if (!(n & BENCH_QS_MASK))
-			side_qs();
 	}
 	*rng = x;
 	return sum;
