@@ -24,9 +24,9 @@
  * unlock, and a quiescent state after each: in the default link, calls
  * into the library where the flavour needs them, <rculist/read_side.h>;
  * so this is also what one quiescent state costs under qsbr, which the
- * lookups amortise over 1024, bench/side.h), beside probes of three calls per iteration
- * to an empty function in this program and to one in the library
- * (rculist_flavor_name(), through the PLT and GOT).
+ * lookups amortise over 1024, bench/side.h), beside probes of three
+ * calls per iteration to an empty function in this program and to one
+ * in the library (rculist_flavor_name(), through the PLT and GOT).
  */
 #if defined(__clang__)
 #define BENCH_NOIPA __attribute__((noinline))

@@ -29,10 +29,14 @@
  */
 #define BENCH_QS_EVERY 1024UL
 
-#define BENCH_PASSES(n, pass)                                          \
-	for (unsigned long pass = (n) < BENCH_QS_EVERY ? (n) : BENCH_QS_EVERY; \
-	     n; n -= pass, side_qs(),                                  \
-			   pass = (n) < BENCH_QS_EVERY ? (n) : BENCH_QS_EVERY)
+/* The next pass: up to BENCH_QS_EVERY of the @n lookups left. */
+static inline unsigned long bench_pass(unsigned long *n)
+{
+	unsigned long pass = *n < BENCH_QS_EVERY ? *n : BENCH_QS_EVERY;
+
+	*n -= pass;
+	return pass;
+}
 
 static unsigned long side_list_lookup(struct bench_data *d, unsigned long n,
 				      uint64_t *rng)
@@ -41,8 +45,8 @@ static unsigned long side_list_lookup(struct bench_data *d, unsigned long n,
 	unsigned long nkeys = d->nkeys, sum = 0;
 	uint64_t x = *rng;
 
-	BENCH_PASSES(n, pass) {
-		for (unsigned long i = 0; i < pass; i++) {
+	while (n) {
+		for (unsigned long i = bench_pass(&n); i; i--) {
 			unsigned long key = bench_key(&x, nkeys);
 			struct elem *e;
 
@@ -55,6 +59,7 @@ static unsigned long side_list_lookup(struct bench_data *d, unsigned long n,
 			}
 			side_unlock(d);
 		}
+		side_qs();
 	}
 	*rng = x;
 	return sum;
@@ -67,8 +72,8 @@ static unsigned long side_hash_lookup(struct bench_data *d, unsigned long n,
 	unsigned long nkeys = d->nkeys, sum = 0;
 	uint64_t x = *rng;
 
-	BENCH_PASSES(n, pass) {
-		for (unsigned long i = 0; i < pass; i++) {
+	while (n) {
+		for (unsigned long i = bench_pass(&n); i; i--) {
 			unsigned long key = bench_key(&x, nkeys);
 			struct elem *e;
 
@@ -81,6 +86,7 @@ static unsigned long side_hash_lookup(struct bench_data *d, unsigned long n,
 			}
 			side_unlock(d);
 		}
+		side_qs();
 	}
 	*rng = x;
 	return sum;
