@@ -40,7 +40,7 @@ panel() {
 }
 
 panel ":read:rculist -static:static:rculist -static:static:rculist-lto :read:urcu :read:urcu-lib :read:rwlock :read:mutex" \
-	ns/lookup list8 plain >"$out/chart-read.dat"
+	ovh-ns list8 "" >"$out/chart-read.dat"
 panel ":conc:rculist :conc:rculist-batch :conc:urcu :conc:rwlock :conc:mutex" \
 	fl-reads/s list8 "" >"$out/chart-conc.dat"
 {

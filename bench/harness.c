@@ -382,21 +382,19 @@ const struct bench_side *const read_sides[NREAD_SIDES] = {
  * Whether the difference of two medians is within noise: their samples'
  * min-max ranges overlap.  A ratio over such a difference is no number.
  */
-int within_noise(struct stat a, struct stat b)
+/*
+ * o / u, two overheads over the plain walk (medians of paired
+ * differences), in @buf; "noise" when u's range holds 0, liburcu's own
+ * overhead not told from nothing.
+ */
+const char *ovh_ratio(char *buf, size_t len, struct stat o, struct stat u)
 {
-	return a.min <= b.max && b.min <= a.max;
-}
-
-/* (s - p) / (u - p) in @buf, or "noise" when u - p is within noise. */
-const char *ovh_ratio(char *buf, size_t len, struct stat s,
-			     struct stat p, struct stat u)
-{
-	if (!s.n || !p.n || !u.n)
+	if (!o.n || !u.n)
 		snprintf(buf, len, "-");
-	else if (within_noise(u, p))
+	else if (u.min <= 0 && u.max >= 0)
 		snprintf(buf, len, "noise");
 	else
-		snprintf(buf, len, "%.2f", (s.med - p.med) / (u.med - p.med));
+		snprintf(buf, len, "%.2f", o.med / u.med);
 	return buf;
 }
 

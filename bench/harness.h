@@ -81,8 +81,7 @@ void data_init(struct bench_data *d, const struct workload *w);
 void data_fini(struct bench_data *d);
 bench_lookup_fn lookup_of(const struct bench_side *s, 				 const struct bench_data *d);
 unsigned long batch_of(const struct bench_data *d);
-int within_noise(struct stat a, struct stat b);
-const char *ovh_ratio(char *buf, size_t len, struct stat s, struct stat p, struct stat u);
+const char *ovh_ratio(char *buf, size_t len, struct stat o, struct stat u);
 
 int cmp_double(const void *a, const void *b); /* for qsort() */
 

@@ -4,27 +4,28 @@
 # flavour, from summary.csv (awk -F, -v flavors="memb qsbr ..."):
 # what a user picks a flavour by.  The static binary (label <f>-static)
 # gives the static and the LTO link; each overhead is over the plain walk
-# of the same binary, and each ratio to liburcu inline is to liburcu's
-# overhead in that binary, or "noise" when liburcu's and the plain walk's
-# min-max ranges overlap.
+# of the same binary (paired: "ovh-ns"), and each ratio to liburcu inline
+# is to liburcu's overhead in that binary, or "noise" when the range of
+# liburcu's holds 0.
 NR > 1 {
 	k = $1 "," $2 "," $3 "," $4 "," $5
 	med[k] = $6; lo[k] = $7; hi[k] = $8; bad[k] = $10
 }
 function key(l, sec, w, s, m) { return l "," sec "," w "," s "," m }
 function has(k) { return (k in med) && med[k] != "nan" }
-# Overhead of side s over plain in binary l, section sec, list8.
-function ovh(l, sec, s,    k, p) {
-	k = key(l, sec, "list8", s, "ns/lookup"); p = key(l, sec, "list8", "plain", "ns/lookup")
-	if (!has(k) || !has(p)) return "-"
-	return sprintf("%.1f%s", med[k] - med[p], bad[k] ? "!" : "")
+# Overhead of side s over plain in binary l, section sec, list8: the
+# median of differences paired in the same round (bench/q_read.c).
+function ovh(l, sec, s,    k) {
+	k = key(l, sec, "list8", s, "ovh-ns")
+	if (!has(k)) return "-"
+	return sprintf("%.1f%s", med[k], bad[k] ? "!" : "")
 }
-function xurcu(l, sec, s,    k, p, u) {
-	k = key(l, sec, "list8", s, "ns/lookup"); p = key(l, sec, "list8", "plain", "ns/lookup")
-	u = key(l, sec, "list8", "urcu", "ns/lookup")
-	if (!has(k) || !has(p) || !has(u)) return "-"
-	if (lo[u] <= hi[p] && lo[p] <= hi[u]) return "noise"
-	return sprintf("%.2fx", (med[k] - med[p]) / (med[u] - med[p]))
+# Its ratio to liburcu inline's, or "noise" where liburcu's range holds 0.
+function xurcu(l, sec, s,    k, u) {
+	k = key(l, sec, "list8", s, "ovh-ns"); u = key(l, sec, "list8", "urcu", "ovh-ns")
+	if (!has(k) || !has(u)) return "-"
+	if (lo[u] <= 0 && hi[u] >= 0) return "noise"
+	return sprintf("%.2fx", med[k] / med[u])
 }
 function val(k, div, fmt) {
 	if (!has(k)) return "-"
