@@ -197,6 +197,12 @@ int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of @v's @n values (sorts @v). */
+double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 /* Median over the quiet samples if there are any, else over all. */
 static struct stat stat_of(const struct result *r)
@@ -217,9 +223,8 @@ static struct stat stat_of(const struct result *r)
 		memcpy(q, all, sizeof(all));
 		nq = r->n;
 	}
-	qsort(q, (size_t)nq, sizeof(q[0]), cmp_double);
 	s.n = nq;
-	s.med = nq % 2 ? q[nq / 2] : (q[nq / 2 - 1] + q[nq / 2]) / 2;
+	s.med = median_of(q, nq);
 	s.min = q[0];
 	s.max = q[nq - 1];
 	return s;
@@ -378,10 +383,6 @@ const struct bench_side *const read_sides[NREAD_SIDES] = {
 
 /* ------------------------------------------------------------ tables */
 
-/*
- * Whether the difference of two medians is within noise: their samples'
- * min-max ranges overlap.  A ratio over such a difference is no number.
- */
 /*
  * o / u, two overheads over the plain walk (medians of paired
  * differences), in @buf; "noise" when u's range holds 0, liburcu's own

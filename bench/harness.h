@@ -84,6 +84,7 @@ unsigned long batch_of(const struct bench_data *d);
 const char *ovh_ratio(char *buf, size_t len, struct stat o, struct stat u);
 
 int cmp_double(const void *a, const void *b); /* for qsort() */
+double median_of(double *v, int n);
 
 /* q_upd.c's cases, which q_instr.c counts too. */
 extern const char *const op_names[OP_COUNT];

@@ -34,12 +34,6 @@ static double run_read(bench_lookup_fn fn, struct bench_data *d,
 	return (t - t0) * 1e9 / (double)n;
 }
 
-static double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /*
  * One run of a workload: ROUNDS rounds, each measuring every side for a
  * short while, in turn (from a different side each round).  A side's
@@ -92,12 +86,14 @@ static void section_read(int only_short)
 	size_t nw = only_short ? 2 : NWORKLOADS, nsides = 0;
 	const char *sec = only_short ? "static" : "read";
 
-	/* The plain walk first: every overhead is over it. */
+	/* The plain walk first: run_workload() takes overheads over sides[0]. */
+	sides[nsides++] = &bench_side_plain;
 	for (size_t i = 0; i < NREAD_SIDES; i++) {
 		const struct bench_side *s = read_sides[i];
 
-		if (!s || (only_short && (s == &bench_side_rwlock ||
-					  s == &bench_side_mutex)))
+		if (!s || s == &bench_side_plain ||
+		    (only_short && (s == &bench_side_rwlock ||
+				    s == &bench_side_mutex)))
 			continue;
 		sides[nsides++] = s;
 	}
