@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * <rculist/rcu.hpp> - C++26's RCU (<rcu>, [saferecl.rcu], P2545) in
+ * namespace rculist, over whichever flavour the program links
+ * (-lrculist-memb, -lrculist-qsbr, -lrculist-bp, -lrculist-mb), and typed
+ * range-for walks over rculist's C lists.  C++17 or later.
+ *
+ *   rcu_domain, rcu_default_domain()   regions of RCU protection, through
+ *                                      std::scoped_lock / std::unique_lock
+ *   rcu_synchronize(), rcu_barrier()   wait for readers, for deleters
+ *   rcu_obj_base<T, D>::retire()       delete after a grace period, never
+ *                                      allocating
+ *   rcu_retire(p, d)                   the same for any pointer (allocates)
+ *   rcu_entries<&T::link>(head)        a reader's range-for over a
+ *                                      cds_list_head or cds_hlist_head list
+ *   entries<&T::link>(head)            the updater's range-for
+ *   list_add_rcu<&T::link>(e, head)... typed updates
+ *
+ * No registration in user code: a thread is registered with the flavour
+ * at its first rcu_domain::lock() and unregistered at thread exit by the
+ * library's own exit hook.  Under qsbr a thread that the C++ interface
+ * registered is online only while it holds the domain: outermost lock()
+ * calls rculist_thread_online(), outermost unlock() rculist_thread_offline(),
+ * so it never holds up a grace period outside its regions.  A thread
+ * that the C API registered (online or inside a C section at its first
+ * lock()) keeps its own scheme; see rculist-cxx(7).
+ */
+#ifndef RCULIST_RCU_HPP
+#define RCULIST_RCU_HPP
+
+#if !defined(__cplusplus) || __cplusplus < 201703L
+#error "<rculist/rcu.hpp> needs C++17 or later"
+#endif
+
+#include <cstddef>
+#include <cstring>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <type_traits>
+#include <utility>
+
+#include "../rculist.h"
+
+namespace rculist {
+class rcu_domain;
+rcu_domain &rcu_default_domain() noexcept;
+
+namespace detail {
+/*
+ * The per-thread state of the C++ read side: one word, constant
+ * initialised (no guard, no wrapper call), trivially destroyed.
+ *   mode   unseen      no lock() yet in this thread
+ *          calls       memb, bp, mb: lock()/unlock() call the library
+ *          qsbr_own    qsbr, registered here: online only while locked
+ *          qsbr_c      qsbr, registered by the C API: its own scheme
+ *   depth  qsbr only: the regions open (nesting)
+ */
+enum : unsigned char { unseen = 0, calls = 1, qsbr_own = 2, qsbr_c = 3 };
+struct thread_state {
+	unsigned char mode;
+	unsigned depth;
+};
+inline thread_local thread_state tls __attribute__((tls_model("initial-exec")));
+
+#if defined(RCULIST_READ_SIDE_H) && !defined(RCULIST_DEBUG)
+/*
+ * On the default link <rculist/read_side.h> wraps the library's
+ * rculist_read_lock() in a test of whether the flavour's lock does
+ * anything; the mode above already says so, so lock() calls the library
+ * function itself (the same exported symbol): a region costs what
+ * rculist_read_lock()/_unlock() cost, one test and one call each.
+ */
+extern "C" void rculist__cxx_read_lock(void) __asm__("rculist_read_lock");
+extern "C" void rculist__cxx_read_unlock(void) __asm__("rculist_read_unlock");
+inline void read_lock() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist__cxx_read_lock();
+}
+inline void read_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist__cxx_read_unlock();
+}
+#else
+/* -DRCULIST_INLINE_<F> (liburcu's inline read side) or debug mode. */
+inline void read_lock() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist_read_lock();
+}
+inline void read_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist_read_unlock();
+}
+#endif
+
+/*
+ * A thread's first lock(): register it, unless the C API did.  memb and
+ * mb: a thread inside a C section is registered; otherwise register.
+ * bp registers by itself.  qsbr: a thread online (rculist_read_ongoing())
+ * was registered by the C API and announces its own quiescent states;
+ * otherwise register and go offline at once.
+ */
+[[gnu::noinline, gnu::cold]] inline void
+first_lock(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	const char *flavor = rculist_flavor_name();
+
+	if (std::strcmp(flavor, "qsbr") != 0) {
+		if (std::strcmp(flavor, "bp") != 0 && !rculist_read_ongoing())
+			rculist_register_thread();
+		t.mode = calls;
+	} else if (rculist_read_ongoing()) {
+		t.mode = qsbr_c;
+	} else {
+		rculist_register_thread();
+		rculist_thread_offline();
+		t.mode = qsbr_own;
+	}
+}
+
+[[gnu::noinline]] inline void lock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	if (t.mode == unseen)
+		first_lock(t);
+	if (t.mode == calls)
+		read_lock();
+	else if (t.depth++ == 0 && t.mode == qsbr_own)
+		rculist_thread_online();
+}
+
+[[gnu::noinline]] inline void
+unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	if (--t.depth == 0 && t.mode == qsbr_own)
+		rculist_thread_offline();
+}
+
+/*
+ * The link every deferred deleter is queued by: standard layout, the
+ * rcu_head first, so the rcu_head's address is the node's.
+ */
+struct rcu_node {
+	struct rcu_head rculist__head;
+};
+
+/* rcu_retire()'s allocation: the pointer, its deleter, and the link. */
+template <class T, class D>
+struct retired : rcu_node {
+	T *p;
+	D d;
+	retired(T *ptr, D &&del) : p(ptr), d(std::move(del))
+	{
+	}
+	static void reclaim(struct rcu_head *head) noexcept
+	{
+		retired *r = static_cast<retired *>(
+			reinterpret_cast<rcu_node *>(head));
+
+		r->d(r->p);
+		delete r;
+	}
+};
+
+/*
+ * The element type and link type of a member pointer &T::link, and the
+ * element a link belongs to.  The offset of the member is taken in an
+ * object whose lifetime never begins (a union member): address arithmetic
+ * only, folded to a constant by the optimiser.
+ */
+template <auto M>
+struct member;
+template <class T, class L, L T::*M>
+struct member<M> {
+	using type = T;
+	using link = L;
+	static std::ptrdiff_t offset() noexcept
+	{
+		union storage {
+			char c;
+			T t;
+			storage()
+			{
+			}
+			~storage()
+			{
+			}
+		} s;
+		return reinterpret_cast<const char *>(&(s.t.*M)) -
+		       reinterpret_cast<const char *>(&s.t);
+	}
+	static T *owner(const L *l) noexcept
+	{
+		return reinterpret_cast<T *>(
+			reinterpret_cast<char *>(const_cast<L *>(l)) - offset());
+	}
+};
+
+template <auto M, class L>
+using require_link =
+	std::enable_if_t<std::is_same<typename member<M>::link, L>::value, int>;
+
+/* Load a link: dependency-ordered for a reader, plain for the updater. */
+template <bool Rcu, class P>
+inline P load_link(P const &link) noexcept
+{
+	if constexpr (Rcu)
+		return rculist__deref(link);
+	else
+		return link;
+}
+
+/*
+ * A walk over a cds_list_head list: the cursor is the current link; the
+ * end is the head.  The updater's walk (Rcu false) reads each next link
+ * before the body runs, so the body may delete the element it is given.
+ */
+template <auto M, bool Rcu>
+class list_range {
+	using T = typename member<M>::type;
+	struct cds_list_head *head_;
+
+    public:
+	class iterator {
+		struct cds_list_head *cur_, *next_;
+		friend class list_range;
+		iterator(struct cds_list_head *cur,
+			 struct cds_list_head *next) noexcept
+		    : cur_(cur), next_(next)
+		{
+		}
+
+	    public:
+		using iterator_category = std::forward_iterator_tag;
+		using value_type = T;
+		using difference_type = std::ptrdiff_t;
+		using pointer = T *;
+		using reference = T &;
+		T &operator*() const noexcept
+		{
+			return *member<M>::owner(cur_);
+		}
+		T *operator->() const noexcept
+		{
+			return member<M>::owner(cur_);
+		}
+		iterator &operator++() noexcept
+		{
+			if constexpr (Rcu) {
+				cur_ = load_link<true>(cur_->next);
+			} else {
+				cur_ = next_;
+				next_ = cur_->next;
+			}
+			return *this;
+		}
+		iterator operator++(int) noexcept
+		{
+			iterator old = *this;
+			++*this;
+			return old;
+		}
+		bool operator==(const iterator &o) const noexcept
+		{
+			return cur_ == o.cur_;
+		}
+		bool operator!=(const iterator &o) const noexcept
+		{
+			return cur_ != o.cur_;
+		}
+	};
+	explicit list_range(struct cds_list_head *head) noexcept : head_(head)
+	{
+	}
+	iterator begin() const noexcept
+	{
+		struct cds_list_head *first = load_link<Rcu>(head_->next);
+
+		return iterator(first, Rcu ? nullptr : first->next);
+	}
+	iterator end() const noexcept
+	{
+		return iterator(head_, nullptr);
+	}
+};
+
+/* A walk over a cds_hlist_head list: the end is NULL. */
+template <auto M, bool Rcu>
+class hlist_range {
+	using T = typename member<M>::type;
+	struct cds_hlist_head *head_;
+
+    public:
+	class iterator {
+		struct cds_hlist_node *cur_, *next_;
+		friend class hlist_range;
+		explicit iterator(struct cds_hlist_node *cur) noexcept
+		    : cur_(cur), next_(Rcu || !cur ? nullptr : cur->next)
+		{
+		}
+
+	    public:
+		using iterator_category = std::forward_iterator_tag;
+		using value_type = T;
+		using difference_type = std::ptrdiff_t;
+		using pointer = T *;
+		using reference = T &;
+		T &operator*() const noexcept
+		{
+			return *member<M>::owner(cur_);
+		}
+		T *operator->() const noexcept
+		{
+			return member<M>::owner(cur_);
+		}
+		iterator &operator++() noexcept
+		{
+			if constexpr (Rcu) {
+				cur_ = load_link<true>(cur_->next);
+			} else {
+				cur_ = next_;
+				next_ = cur_ ? cur_->next : nullptr;
+			}
+			return *this;
+		}
+		iterator operator++(int) noexcept
+		{
+			iterator old = *this;
+			++*this;
+			return old;
+		}
+		bool operator==(const iterator &o) const noexcept
+		{
+			return cur_ == o.cur_;
+		}
+		bool operator!=(const iterator &o) const noexcept
+		{
+			return cur_ != o.cur_;
+		}
+	};
+	explicit hlist_range(struct cds_hlist_head *head) noexcept : head_(head)
+	{
+	}
+	iterator begin() const noexcept
+	{
+		return iterator(load_link<Rcu>(head_->next));
+	}
+	iterator end() const noexcept
+	{
+		return iterator(nullptr);
+	}
+};
+} // namespace detail
+
+/**
+ * rcu_domain - the RCU read side, a BasicLockable whose lock() opens a region of RCU protection
+ *
+ * Only rcu_default_domain() exists.  lock() and unlock() nest; try_lock()
+ * is lock() and returns true, so std::scoped_lock, std::lock_guard and
+ * std::unique_lock work on it.  A thread's first lock() registers it
+ * (qsbr: online only while it holds the domain).  To clang's
+ * thread-safety analysis lock() acquires, and unlock() releases, the same
+ * capability as rculist_read_lock() (rculist_rcu): C walks inside a C++
+ * region and the walks below inside a C section are both accepted.
+ *
+ * Context: any thread; no exception; lock() and unlock() in the same
+ * thread, nested properly; no rcu_synchronize() or rcu_barrier() inside.
+ */
+class rcu_domain {
+    public:
+	rcu_domain(const rcu_domain &) = delete;
+	rcu_domain &operator=(const rcu_domain &) = delete;
+
+	void lock() noexcept RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
+	{
+		detail::thread_state &t = detail::tls;
+
+		if (RCULIST__LIKELY(t.mode == detail::calls))
+			detail::read_lock();
+		else
+			detail::lock_slow(t);
+	}
+	bool try_lock() noexcept
+		RCULIST__TSA(try_acquire_shared_capability(true, rculist_rcu))
+			RCULIST_NO_RCU_ANALYSIS
+	{
+		lock();
+		return true;
+	}
+	void unlock() noexcept RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
+	{
+		detail::thread_state &t = detail::tls;
+
+		if (RCULIST__LIKELY(t.mode == detail::calls))
+			detail::read_unlock();
+		else
+			detail::unlock_slow(t);
+	}
+
+    private:
+	constexpr rcu_domain() noexcept = default;
+	friend rcu_domain &rcu_default_domain() noexcept;
+};
+
+/**
+ * rcu_default_domain - the one rcu_domain
+ *
+ * Context: any thread; the same object every call; constant initialised.
+ */
+inline rcu_domain &rcu_default_domain() noexcept
+{
+	static rcu_domain dom;
+	return dom;
+}
+
+/**
+ * rcu_synchronize - wait until every region of RCU protection that began before the call has ended
+ *
+ * rculist_synchronize_rcu().  Context: outside any region (reported and
+ * aborted inside one, as rculist_synchronize_rcu() says); blocks.
+ */
+inline void
+rcu_synchronize(rcu_domain &dom = rcu_default_domain()) noexcept RCULIST_EXCLUDES_RCU
+{
+	(void)dom;
+	rculist_synchronize_rcu();
+}
+
+/**
+ * rcu_barrier - wait until every deleter retired before the call has run
+ *
+ * rculist_rcu_barrier(): covers rcu_obj_base::retire(), rcu_retire(),
+ * rculist_call_rcu() and rculist_free_rcu() of every thread.  Context:
+ * outside any region; not from a deleter; blocks.
+ */
+inline void
+rcu_barrier(rcu_domain &dom = rcu_default_domain()) noexcept RCULIST_EXCLUDES_RCU
+{
+	(void)dom;
+	rculist_rcu_barrier();
+}
+
+/**
+ * rcu_obj_base - base of an object deleted after a grace period, with no allocation
+ *
+ * struct route : rculist::rcu_obj_base<route> { ... }: route::retire(d)
+ * stores the deleter in the object and queues it by an rcu_head kept in
+ * the object too (rculist_call_rcu()): deleter(this) runs in liburcu's
+ * call_rcu thread once every region open at the call has ended.  Never
+ * allocates, never throws.  D: default constructible, move assignable,
+ * deleter(T *) must not throw.  Copies and moves copy the deleter only
+ * (the rcu_head is scratch space).
+ *
+ * Context: retire() once per object, from any thread, inside a region
+ * too; the object must be unreachable for readers that start after it.
+ */
+template <class T, class D = std::default_delete<T>>
+class rcu_obj_base : private detail::rcu_node {
+    public:
+	void retire(D d = D(), rcu_domain &dom = rcu_default_domain()) noexcept
+	{
+		(void)dom;
+		deleter_ = std::move(d);
+		rculist_call_rcu(&this->rculist__head, &rcu_obj_base::reclaim);
+	}
+
+    protected:
+	rcu_obj_base() = default;
+	rcu_obj_base(const rcu_obj_base &) = default;
+	rcu_obj_base(rcu_obj_base &&) = default;
+	rcu_obj_base &operator=(const rcu_obj_base &) = default;
+	rcu_obj_base &operator=(rcu_obj_base &&) = default;
+	~rcu_obj_base() = default;
+
+    private:
+	D deleter_;
+
+	static void reclaim(struct rcu_head *head) noexcept
+	{
+		rcu_obj_base *base = static_cast<rcu_obj_base *>(
+			reinterpret_cast<detail::rcu_node *>(head));
+
+		base->deleter_(static_cast<T *>(base));
+	}
+};
+
+/**
+ * rcu_retire - delete any object after a grace period
+ * @p: the object, unreachable for readers that start after the call
+ * @d: called as d(p) once every region open at the call has ended
+ *
+ * Allocates a small node (the pointer, the deleter, an rcu_head): throws
+ * std::bad_alloc if it cannot, and then schedules nothing.  Prefer
+ * rcu_obj_base::retire(), which never allocates.
+ *
+ * Context: any thread, inside a region too; rcu_barrier() waits for it.
+ */
+template <class T, class D = std::default_delete<T>>
+void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain())
+{
+	static_assert(std::is_move_constructible<D>::value,
+		      "rcu_retire: the deleter must be move constructible");
+	(void)dom;
+	auto *r = new detail::retired<T, D>(p, std::move(d));
+	rculist_call_rcu(&r->rculist__head, &detail::retired<T, D>::reclaim);
+}
+
+/**
+ * rcu_entries - a reader's range-for over the elements of a list
+ * @head: a struct cds_list_head or cds_hlist_head, possibly shared with C
+ *
+ * for (route &r : rculist::rcu_entries<&route::node>(routes)): the walk
+ * of cds_list_for_each_entry_rcu() (or cds_hlist_for_each_entry_rcu_2()
+ * for an hlist), each link loaded once, dependency-ordered.  No copy, no
+ * allocation: the range is the head's address.
+ *
+ * Context: inside a region of RCU protection (clang -Wthread-safety
+ * warns outside); updaters may add, delete and replace concurrently.
+ */
+template <auto M, detail::require_link<M, struct cds_list_head> = 0>
+inline detail::list_range<M, true>
+rcu_entries(struct cds_list_head &head) noexcept RCULIST_REQUIRES_RCU
+{
+	return detail::list_range<M, true>(&head);
+}
+template <auto M, detail::require_link<M, struct cds_hlist_node> = 0>
+inline detail::hlist_range<M, true>
+rcu_entries(struct cds_hlist_head &head) noexcept RCULIST_REQUIRES_RCU
+{
+	return detail::hlist_range<M, true>(&head);
+}
+
+/**
+ * entries - the updater's range-for over the elements of a list
+ * @head: a struct cds_list_head or cds_hlist_head
+ *
+ * Plain loads; the next link is read before the body runs, so the body
+ * may delete (and retire) the element it is given.  Context: the caller
+ * owns the list (holds the updaters' lock).
+ */
+template <auto M, detail::require_link<M, struct cds_list_head> = 0>
+inline detail::list_range<M, false> entries(struct cds_list_head &head) noexcept
+{
+	return detail::list_range<M, false>(&head);
+}
+template <auto M, detail::require_link<M, struct cds_hlist_node> = 0>
+inline detail::hlist_range<M, false> entries(struct cds_hlist_head &head) noexcept
+{
+	return detail::hlist_range<M, false>(&head);
+}
+
+/*
+ * Typed updates: the C operation on the element's link &(e.*M).  Context
+ * as the C operation's: the updaters' lock held; the _rcu forms let
+ * readers walk concurrently, and what they remove is retired, not freed.
+ */
+#define RCULIST__CXX_OP1(name, linktype, cop)                           \
+	template <auto M, detail::require_link<M, struct linktype> = 0> \
+	inline void name(typename detail::member<M>::type &e) noexcept  \
+	{                                                               \
+		cop(&(e.*M));                                           \
+	}
+#define RCULIST__CXX_OP2(name, linktype, headtype, cop)                 \
+	template <auto M, detail::require_link<M, struct linktype> = 0> \
+	inline void name(typename detail::member<M>::type &e,           \
+			 struct headtype &head) noexcept                \
+	{                                                               \
+		cop(&(e.*M), &head);                                    \
+	}
+#define RCULIST__CXX_REPLACE(name, linktype, cop)                       \
+	template <auto M, detail::require_link<M, struct linktype> = 0> \
+	inline void name(typename detail::member<M>::type &old,         \
+			 typename detail::member<M>::type &e) noexcept  \
+	{                                                               \
+		cop(&(old.*M), &(e.*M));                                \
+	}
+
+RCULIST__CXX_OP2(list_add, cds_list_head, cds_list_head, cds_list_add)
+RCULIST__CXX_OP2(list_add_tail, cds_list_head, cds_list_head, cds_list_add_tail)
+RCULIST__CXX_OP1(list_del, cds_list_head, cds_list_del)
+RCULIST__CXX_REPLACE(list_replace, cds_list_head, cds_list_replace)
+RCULIST__CXX_OP2(list_add_rcu, cds_list_head, cds_list_head, cds_list_add_rcu)
+RCULIST__CXX_OP2(list_add_tail_rcu, cds_list_head, cds_list_head,
+		 cds_list_add_tail_rcu)
+RCULIST__CXX_OP1(list_del_rcu, cds_list_head, cds_list_del_rcu)
+RCULIST__CXX_REPLACE(list_replace_rcu, cds_list_head, cds_list_replace_rcu)
+RCULIST__CXX_OP2(hlist_add_head, cds_hlist_node, cds_hlist_head,
+		 cds_hlist_add_head)
+RCULIST__CXX_OP1(hlist_del, cds_hlist_node, cds_hlist_del)
+RCULIST__CXX_OP2(hlist_add_head_rcu, cds_hlist_node, cds_hlist_head,
+		 cds_hlist_add_head_rcu)
+RCULIST__CXX_OP1(hlist_del_rcu, cds_hlist_node, cds_hlist_del_rcu)
+RCULIST__CXX_REPLACE(hlist_replace_rcu, cds_hlist_node, cds_hlist_replace_rcu)
+#undef RCULIST__CXX_OP1
+#undef RCULIST__CXX_OP2
+#undef RCULIST__CXX_REPLACE
+} // namespace rculist
+
+#ifdef RCULIST__HAS_TSA
+/*
+ * clang's thread-safety analysis sees a region opened by std::scoped_lock
+ * and std::lock_guard on the domain: libstdc++'s lock types carry no
+ * annotation, so these specialisations (allowed: they depend on a type
+ * that is not the library's) are the standard's, annotated.  Only where
+ * the analysis exists; the code is the same.  std::unique_lock is not
+ * specialised: the analysis does not see a region it opens.
+ */
+namespace std {
+template <>
+class RCULIST__TSA(scoped_lockable) scoped_lock<rculist::rcu_domain> {
+	rculist::rcu_domain &dom_;
+
+    public:
+	using mutex_type = rculist::rcu_domain;
+	explicit scoped_lock(rculist::rcu_domain &dom) noexcept RCULIST_ACQUIRES_RCU
+	    : dom_(dom)
+	{
+		dom_.lock();
+	}
+	scoped_lock(adopt_lock_t, rculist::rcu_domain &dom) noexcept
+		RCULIST__TSA(requires_shared_capability(rculist_rcu))
+	    : dom_(dom)
+	{
+	}
+	~scoped_lock() RCULIST__TSA(release_capability())
+	{
+		dom_.unlock();
+	}
+	scoped_lock(const scoped_lock &) = delete;
+	scoped_lock &operator=(const scoped_lock &) = delete;
+};
+template <>
+class RCULIST__TSA(scoped_lockable) lock_guard<rculist::rcu_domain> {
+	rculist::rcu_domain &dom_;
+
+    public:
+	using mutex_type = rculist::rcu_domain;
+	explicit lock_guard(rculist::rcu_domain &dom) noexcept RCULIST_ACQUIRES_RCU
+	    : dom_(dom)
+	{
+		dom_.lock();
+	}
+	lock_guard(rculist::rcu_domain &dom, adopt_lock_t) noexcept
+		RCULIST__TSA(requires_shared_capability(rculist_rcu))
+	    : dom_(dom)
+	{
+	}
+	~lock_guard() RCULIST__TSA(release_capability())
+	{
+		dom_.unlock();
+	}
+	lock_guard(const lock_guard &) = delete;
+	lock_guard &operator=(const lock_guard &) = delete;
+};
+} // namespace std
+#endif
+
+#endif /* RCULIST_RCU_HPP */
