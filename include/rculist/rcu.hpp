@@ -64,7 +64,8 @@ struct thread_state {
 };
 inline thread_local thread_state tls __attribute__((tls_model("initial-exec")));
 
-#if defined(RCULIST_READ_SIDE_H) && !defined(RCULIST_DEBUG)
+#if defined(RCULIST_READ_SIDE_H) && !defined(RCULIST_DEBUG) && \
+	!defined(RCULIST__TSAN)
 /*
  * On the default link <rculist/read_side.h> wraps the library's
  * rculist_read_lock() in a test of whether the flavour's lock does
@@ -83,7 +84,10 @@ inline void read_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
 	rculist__cxx_read_unlock();
 }
 #else
-/* -DRCULIST_INLINE_<F> (liburcu's inline read side) or debug mode. */
+/*
+ * -DRCULIST_INLINE_<F> (liburcu's inline read side), debug mode, or
+ * ThreadSanitizer (whose unlock tells it the region ended): the names.
+ */
 inline void read_lock() noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	rculist_read_lock();

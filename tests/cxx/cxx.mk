@@ -93,7 +93,7 @@ $(FLAVORS:%=$(RCU_B)/tsan/concurrent-%): $(RCU_B)/tsan/concurrent-%: $(RCU_B)/ts
 
 check-cxx-rcu-tsan: $(FLAVORS:%=$(RCU_B)/tsan/concurrent-%) ## check-cxx-rcu's concurrent test under ThreadSanitizer
 	@echo "== <rculist/rcu.hpp> under ThreadSanitizer, every flavour"
-	$(Q)for f in $(FLAVORS); do printf '   %-5s ' $$f; \
+	$(Q)rm -f $(RCU_B)/tsan/log-*; for f in $(FLAVORS); do printf '   %-5s ' $$f; \
 		TSAN_OPTIONS=$(RCU_TSAN_OPTS):log_path=$(RCU_B)/tsan/log-$$f \
 		RCULIST_TEST_CONC_SECS=$(FULL_CONC_SECS) $(RCU_B)/tsan/concurrent-$$f | tail -n 1 || exit 1; \
 		n=$$(cat $(RCU_B)/tsan/log-$$f.* 2>/dev/null | grep -c '^WARNING: ThreadSanitizer'); \
