@@ -148,6 +148,26 @@ struct rcu_node {
 	struct rcu_head rculist__head;
 };
 
+/*
+ * Where rcu_obj_base keeps its deleter: an empty one (std::default_delete)
+ * as a base, taking no room, so the base is the rcu_head alone.
+ */
+template <class D, bool Empty = std::is_empty<D>::value && !std::is_final<D>::value>
+struct deleter_box : private D {
+	D &deleter() noexcept
+	{
+		return *this;
+	}
+};
+template <class D>
+struct deleter_box<D, false> {
+	D rculist__deleter;
+	D &deleter() noexcept
+	{
+		return rculist__deleter;
+	}
+};
+
 /* rcu_retire()'s allocation: the pointer, its deleter, and the link. */
 template <class T, class D>
 struct retired : rcu_node {
@@ -452,19 +472,20 @@ rcu_barrier(rcu_domain &dom = rcu_default_domain()) noexcept RCULIST_EXCLUDES_RC
  * the object too (rculist_call_rcu()): deleter(this) runs in liburcu's
  * call_rcu thread once every region open at the call has ended.  Never
  * allocates, never throws.  D: default constructible, move assignable,
- * deleter(T *) must not throw.  Copies and moves copy the deleter only
+ * deleter(T *) must not throw; an empty D (std::default_delete) takes no
+ * room: the base is one struct rcu_head.  Copies and moves copy the deleter only
  * (the rcu_head is scratch space).
  *
  * Context: retire() once per object, from any thread, inside a region
  * too; the object must be unreachable for readers that start after it.
  */
 template <class T, class D = std::default_delete<T>>
-class rcu_obj_base : private detail::rcu_node {
+class rcu_obj_base : private detail::rcu_node, private detail::deleter_box<D> {
     public:
 	void retire(D d = D(), rcu_domain &dom = rcu_default_domain()) noexcept
 	{
 		(void)dom;
-		deleter_ = std::move(d);
+		this->deleter() = std::move(d);
 		rculist_call_rcu(&this->rculist__head, &rcu_obj_base::reclaim);
 	}
 
@@ -477,14 +498,12 @@ class rcu_obj_base : private detail::rcu_node {
 	~rcu_obj_base() = default;
 
     private:
-	D deleter_;
-
 	static void reclaim(struct rcu_head *head) noexcept
 	{
 		rcu_obj_base *base = static_cast<rcu_obj_base *>(
 			reinterpret_cast<detail::rcu_node *>(head));
 
-		base->deleter_(static_cast<T *>(base));
+		base->deleter()(static_cast<T *>(base));
 	}
 };
 

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * bench/cxx_rcu.cc - what <rculist/rcu.hpp> costs beside the C API it
+ * wraps, one thread, no other reader.
+ *
+ *   cxx_rcu [CALLS]          timed: one line per operation
+ *   cxx_rcu instr CALLS OP   run OP CALLS times (for callgrind's
+ *                            --toggle-collect=bench_<OP>)
+ *
+ *   cxx flavor=<f> op=<op> ns=<mean ns per call> calls=<n>
+ *
+ * op: c_section (rculist_read_lock(); rculist_read_unlock();),
+ * cxx_section (std::scoped_lock lk(rculist::rcu_default_domain());),
+ * free_rcu (rculist_free_rcu() of a malloc()ed 64-byte object),
+ * obj_retire (rcu_obj_base::retire() of a new 64-byte object, deleted by
+ * std::default_delete), rcu_retire (rculist::rcu_retire() of the same,
+ * which allocates its node).  A reclamation op's time is the calls and
+ * the rcu_barrier() that runs every free, divided by the calls, and
+ * includes the allocation of the object (malloc or new, the same
+ * allocator).  Wall-clock: on a shared machine, trust
+ * make bench-cxx-rcu-instructions (callgrind) more.
+ *
+ *   cxx flavor=<f> op=<op> instructions=<per call> calls=<n>
+ *
+ * is what make bench-cxx-rcu-instructions prints from callgrind's
+ * counts of each bench_<op>() function.
+ */
+#include <rculist/rcu.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include <chrono>
+
+namespace {
+struct cobj {
+	char payload[48];
+	struct rcu_head rcu;
+};
+struct xobj : rculist::rcu_obj_base<xobj> {
+	char payload[48];
+};
+static_assert(sizeof(cobj) == sizeof(xobj), "the same size in both APIs");
+} // namespace
+
+/* One function per op, so that callgrind can count it alone. */
+extern "C" {
+[[gnu::noinline]] void bench_c_section(long n)
+{
+	for (long i = 0; i < n; i++) {
+		rculist_read_lock();
+		__asm__ __volatile__("" ::: "memory");
+		rculist_read_unlock();
+	}
+}
+
+[[gnu::noinline]] void bench_cxx_section(long n)
+{
+	for (long i = 0; i < n; i++) {
+		std::scoped_lock lk(rculist::rcu_default_domain());
+		__asm__ __volatile__("" ::: "memory");
+	}
+}
+
+[[gnu::noinline]] void bench_free_rcu(long n)
+{
+	for (long i = 0; i < n; i++) {
+		cobj *p = static_cast<cobj *>(std::malloc(sizeof(cobj)));
+		if (!p)
+			std::abort();
+		rculist_free_rcu(p, rcu);
+	}
+}
+
+[[gnu::noinline]] void bench_obj_retire(long n)
+{
+	for (long i = 0; i < n; i++)
+		(new xobj)->retire();
+}
+
+[[gnu::noinline]] void bench_rcu_retire(long n)
+{
+	for (long i = 0; i < n; i++)
+		rculist::rcu_retire(new cobj);
+}
+}
+
+namespace {
+struct op {
+	const char *name;
+	void (*run)(long);
+	bool reclaims;
+};
+const op ops[] = {
+	{ "c_section", bench_c_section, false },
+	{ "cxx_section", bench_cxx_section, false },
+	{ "free_rcu", bench_free_rcu, true },
+	{ "obj_retire", bench_obj_retire, true },
+	{ "rcu_retire", bench_rcu_retire, true },
+};
+} // namespace
+
+int main(int argc, char **argv)
+{
+	/* The thread's first region registers it: not part of any count. */
+	bench_cxx_section(1);
+	bench_c_section(1);
+	if (argc == 4 && std::strcmp(argv[1], "instr") == 0) {
+		for (const op &o : ops)
+			if (std::strcmp(argv[3], o.name) == 0) {
+				o.run(std::atol(argv[2]));
+				if (o.reclaims)
+					rculist::rcu_barrier();
+				return 0;
+			}
+		std::fprintf(stderr, "cxx_rcu: no op %s\n", argv[3]);
+		return 2;
+	}
+	long calls = argc > 1 ? std::atol(argv[1]) : 1000000;
+	for (const op &o : ops) {
+		long n = o.reclaims ? calls / 4 : calls * 10;
+		o.run(n / 10); /* warm up */
+		if (o.reclaims)
+			rculist::rcu_barrier();
+		auto t0 = std::chrono::steady_clock::now();
+		o.run(n);
+		if (o.reclaims)
+			rculist::rcu_barrier();
+		std::chrono::duration<double, std::nano> t =
+			std::chrono::steady_clock::now() - t0;
+		std::printf("cxx flavor=%s op=%s ns=%.2f calls=%ld\n",
+			    rculist_flavor_name(), o.name, t.count() / n, n);
+	}
+	return 0;
+}
