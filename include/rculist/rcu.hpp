@@ -127,18 +127,40 @@ first_lock(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	if (t.mode == unseen)
 		first_lock(t);
-	if (t.mode == calls)
+	if (t.mode == calls) {
 		read_lock();
-	else if (t.depth++ == 0 && t.mode == qsbr_own)
+		return;
+	}
+	if (t.depth++ == 0 && t.mode == qsbr_own)
 		rculist_thread_online();
+#ifdef RCULIST_DEBUG
+	/* qsbr: debug mode's own count of the thread's sections. */
+	rculist_read_lock();
+#endif
 }
 
 [[gnu::noinline]] inline void
 unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 {
+#ifdef RCULIST_DEBUG
+	rculist_read_unlock();
+#endif
 	if (--t.depth == 0 && t.mode == qsbr_own)
 		rculist_thread_offline();
 }
+
+/*
+ * Debug mode (-DRCULIST_DEBUG): a reader's walk reports, at the caller's
+ * line, a walk outside a region, as the C iterators do.
+ */
+#ifdef RCULIST_DEBUG
+#define RCULIST__CXX_SITE \
+	, const char *file = __builtin_FILE(), int line = __builtin_LINE()
+#define RCULIST__CXX_CHECK_READER(op) rculist__debug_reader_at(op, file, line)
+#else
+#define RCULIST__CXX_SITE
+#define RCULIST__CXX_CHECK_READER(op) ((void)0)
+#endif
 
 /*
  * The link every deferred deleter is queued by: standard layout, the
@@ -542,14 +564,16 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain())
  */
 template <auto M, detail::require_link<M, struct cds_list_head> = 0>
 inline detail::list_range<M, true>
-rcu_entries(struct cds_list_head &head) noexcept RCULIST_REQUIRES_RCU
+rcu_entries(struct cds_list_head &head RCULIST__CXX_SITE) noexcept RCULIST_REQUIRES_RCU
 {
+	RCULIST__CXX_CHECK_READER("rculist::rcu_entries");
 	return detail::list_range<M, true>(&head);
 }
 template <auto M, detail::require_link<M, struct cds_hlist_node> = 0>
 inline detail::hlist_range<M, true>
-rcu_entries(struct cds_hlist_head &head) noexcept RCULIST_REQUIRES_RCU
+rcu_entries(struct cds_hlist_head &head RCULIST__CXX_SITE) noexcept RCULIST_REQUIRES_RCU
 {
+	RCULIST__CXX_CHECK_READER("rculist::rcu_entries");
 	return detail::hlist_range<M, true>(&head);
 }
 
@@ -615,6 +639,8 @@ RCULIST__CXX_OP2(hlist_add_head_rcu, cds_hlist_node, cds_hlist_head,
 RCULIST__CXX_OP1(hlist_del_rcu, cds_hlist_node, cds_hlist_del_rcu)
 RCULIST__CXX_REPLACE(hlist_replace_rcu, cds_hlist_node, cds_hlist_replace_rcu)
 #undef RCULIST__CXX_OP1
+#undef RCULIST__CXX_SITE
+#undef RCULIST__CXX_CHECK_READER
 #undef RCULIST__CXX_OP2
 #undef RCULIST__CXX_REPLACE
 } // namespace rculist

@@ -6,10 +6,12 @@
 #                       -Wshadow -Wcast-qual -Werror), once in debug mode
 #                       and once with qsbr's inline read side; the
 #                       concurrent test (concurrent.cc, with shared.c:
-#                       a list shared with C) under g++ C++17 and clang++
-#                       C++20; each object linked with every flavour and
-#                       run; clang -Wthread-safety: misuse/*.cc each
-#                       warned at its marked line, the tests silent.
+#                       a list shared with C) under g++ C++17 (and in
+#                       debug mode) and clang++ C++20; each object linked
+#                       with every flavour and run; debug mode reporting
+#                       a walk outside a region (debug_walk.cc); clang
+#                       -Wthread-safety: misuse/*.cc each warned at its
+#                       marked line, the tests silent.
 #                       About 25 s of CPU, most of it compiling.
 #   check-cxx-rcu-tsan  (make check-full) the concurrent test under
 #                       ThreadSanitizer, every flavour
@@ -29,7 +31,8 @@ rcu_cxx    = $(firstword $(subst -, ,$(1)))
 # linked per flavour.  p2545 in every build, concurrent in two.
 RCU_P2545_BUILDS := $(foreach c,$(RCU_CXXS),$(c)-17 $(c)-20) \
 	$(if $(filter g++,$(RCU_CXXS)),g++-17-debug g++-17-inline)
-RCU_CONC_BUILDS  := $(if $(filter g++,$(RCU_CXXS)),g++-17) $(if $(filter clang++,$(RCU_CXXS)),clang++-20)
+RCU_CONC_BUILDS  := $(if $(filter g++,$(RCU_CXXS)),g++-17 g++-17-debug) \
+	$(if $(filter clang++,$(RCU_CXXS)),clang++-20)
 rcu_std     = $(word 2,$(subst -, ,$(1)))
 rcu_variant = $(word 3,$(subst -, ,$(1)))
 rcu_vflags  = $(if $(filter debug,$(1)),-DRCULIST_DEBUG)$(if $(filter inline,$(1)),-DRCULIST_INLINE_QSBR)
@@ -55,6 +58,8 @@ RCU_BINS += $(foreach f,$(call rcu_flavors,$(1)),$(RCU_B)/$(1)/$(2)-$(f))
 endef
 $(foreach b,$(RCU_P2545_BUILDS),$(eval $(call rcu_build,$(b),p2545)))
 $(foreach b,$(RCU_CONC_BUILDS),$(eval $(call rcu_build,$(b),concurrent)))
+RCU_DEBUG_BUILD := $(if $(filter g++,$(RCU_CXXS)),g++-17-debug)
+$(foreach b,$(RCU_DEBUG_BUILD),$(eval $(call rcu_build,$(b),debug_walk)))
 
 # clang's thread-safety analysis, with tests/thread_safety/run.sh.
 RCU_TS_CXX = $(firstword $(filter clang++,$(RCU_CXXS)))
@@ -76,6 +81,14 @@ check-cxx-rcu: $(RCU_BINS) $(RCU_B)/thread-safety.ok ## <rculist/rcu.hpp>: P2545
 	$(Q)for t in $(RCU_BINS); do printf '   %-32s ' "$${t#$(RCU_B)/}"; \
 		out=$$(RCULIST_TEST_CONC_SECS=$(UNIT_CONC_SECS) $$t) || { echo "$$out"; echo "$$t failed" >&2; exit 1; }; \
 		echo "$$out" | tail -n 1; done
+	@# Debug mode reports a walk outside a region at its line, and aborts.
+	$(Q)for t in $(filter %/debug_walk-$(firstword $(FLAVORS)) $(foreach f,$(FLAVORS),%/debug_walk-$(f)),$(RCU_BINS)); do \
+		line=$$(grep -n 'WALK OUTSIDE' $(RCU_DIR)/debug_walk.cc | cut -d: -f1); \
+		if $$t outside >$(RCU_B)/debug_walk.log 2>&1; then echo "$$t: the walk outside a region passed" >&2; exit 1; fi; \
+		grep -q "rculist::rcu_entries() at $(RCU_DIR)/debug_walk.cc:$$line: not inside a read-side critical section" \
+			$(RCU_B)/debug_walk.log || { cat $(RCU_B)/debug_walk.log >&2; exit 1; }; \
+		printf '   %-32s a walk outside a region reported at line %s\n' "$${t#$(RCU_B)/}" $$line; \
+	done
 
 # ThreadSanitizer: the concurrent test compiled with -fsanitize=thread,
 # linked with the ordinary libraries (core/tsan.c tells the sanitizer
