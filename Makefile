@@ -376,11 +376,12 @@ check-table:
 	@echo "== all passed: $(CHECK_TABLE)"
 
 # -------------------------------------------------------------- install
-install: lib ## Install headers, libraries, .pc files and the CMake package under $(DESTDIR)$(PREFIX)
+install: lib ## Install headers (C and <rculist/rcu.hpp>), libraries, .pc files and the CMake package under $(DESTDIR)$(PREFIX)
 	$(Q)$(INSTALL) -d $(DESTDIR)$(includedir)/rculist $(DESTDIR)$(libdir) \
 		$(DESTDIR)$(pkgconfigdir)
 	$(Q)$(INSTALL) -m 644 include/rculist.h $(DESTDIR)$(includedir)/
 	$(Q)$(INSTALL) -m 644 include/rculist/*.h $(DESTDIR)$(includedir)/rculist/
+	$(Q)$(INSTALL) -m 644 include/rculist/*.hpp $(DESTDIR)$(includedir)/rculist/
 	$(Q)$(INSTALL) -m 644 $(LIBS_A) $(DESTDIR)$(libdir)/
 	$(Q)$(INSTALL) -m 755 $(LIBS_SO) $(DESTDIR)$(libdir)/
 	$(Q)for f in $(FLAVORS); do \

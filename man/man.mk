@@ -65,12 +65,18 @@ check-man: lib $(MAN_STAMP) ## Render every man page without warnings, compile a
 	done
 	$(Q)for p in $(MAN_SRC); do \
 		grep -q '^\.SH EXAMPLES' $$p || { echo "$$p: no EXAMPLES section" >&2; exit 1; }; \
-		f=$$(sed -n 's/^\.\\" example-begin \([a-z]*\)$$/\1/p' $$p); \
+		f=$$(sed -n 's/^\.\\" example-begin \([a-z]*\)\( c++\)\{0,1\}$$/\1/p' $$p); \
 		[ -n "$$f" ] || { echo "$$p: no example-begin marker" >&2; exit 1; }; \
 		x=$(MAN_B)/examples/$$(basename $$p); \
 		$(call man_example,$$p) > $$x.c; \
+		if grep -q '^\.\\" example-begin [a-z]* c++$$' $$p; then \
+			$(CXX) -x c++ -std=c++17 $(ALL_CPPFLAGS) -Wall -Wextra -Wshadow -Wcast-qual -Werror \
+				$$x.c -o $$x $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) \
+				-lrculist-$$f -pthread || exit 1; \
+		else \
 		$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Werror $$x.c -o $$x $(LDFLAGS) \
 			-L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$$f -lpthread || exit 1; \
+		fi; \
 		printf '   %-28s [%s] ' $$p $$f; $$x || { echo "$$p: example failed" >&2; exit 1; }; \
 	done
 

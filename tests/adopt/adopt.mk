@@ -34,6 +34,9 @@ check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-co
 		printf '   %-5s shared: ' $$f; $$out/route_table-$$f 2 20; \
 		printf '   %-5s static: ' $$f; $$out/route_table-static-$$f 2 20; \
 		printf '   %-5s ' $$f; $$out/qsbr_server-$$f 1 500 | tail -n 1; \
+		$(CXX) -std=c++17 tests/cxx/p2545.cc -o $$out/p2545-$$f \
+			$(call adopt_pc,$$f) -pthread -Wl,-rpath,$$pfx/lib; \
+		printf '   %-5s C++, <rculist/rcu.hpp> only: ' $$f; $$out/p2545-$$f | tail -n 1; \
 	done; \
 	pl="examples/libplugin/plugin.c -fPIC -fvisibility=hidden -shared -DPLUGIN_FLAVOR=\"bp\""; \
 	$(CC) $$pl -o $$out/libplugin-bp.so $(call adopt_pc,bp) -Wl,-rpath,$$pfx/lib; \
@@ -53,7 +56,7 @@ check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-co
 	@echo "== adopt: find_package(rculist) with cmake, rculist::<flavour> and rculist::<flavour>_static"
 	$(Q)pfx=$(ADOPT_TMP)/prefix; cm=$(ADOPT_TMP)/cmake; set -e; \
 	cmake_run() { d=$$1; shift; cmake -S tests/adopt/cmake -B $$d -DCMAKE_PREFIX_PATH=$$pfx \
-		-DCMAKE_C_COMPILER=$(CC) "$$@" >$$d.log 2>&1; }; \
+		-DCMAKE_C_COMPILER=$(CC) -DCMAKE_CXX_COMPILER=$(CXX) "$$@" >$$d.log 2>&1; }; \
 	cmake_run $$cm || { cat $$cm.log >&2; exit 1; }; \
 	cmake --build $$cm -j2 >$$cm-build.log 2>&1 || { cat $$cm-build.log >&2; exit 1; }; \
 	for f in $(FLAVORS); do \
@@ -67,6 +70,7 @@ check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-co
 		done; \
 		printf '   %-5s rculist::%s (needs %s), rculist::%s_static (no librculist needed): %s\n' \
 			$$f $$f librculist-$$f.so.$(MAJOR) $$f "$${out#*: }"; \
+		printf '   %-5s rculist::%s, a C++ program: ' $$f $$f; $$cm/p2545-$$f | tail -n 1; \
 	done; \
 	! cmake_run $$cm-two -DRCULIST_TWO_FLAVORS=ON; \
 	grep -q 'INTERFACE_RCULIST_FLAVOR property of "rculist::[a-z]*" does' $$cm-two.log || \

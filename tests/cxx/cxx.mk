@@ -11,7 +11,8 @@
 #                       with every flavour and run; debug mode reporting
 #                       a walk outside a region (debug_walk.cc); clang
 #                       -Wthread-safety: misuse/*.cc each warned at its
-#                       marked line, the tests silent.
+#                       marked line, the tests silent; README.md's C++
+#                       example, every flavour.
 #                       About 25 s of CPU, most of it compiling.
 #   check-cxx-rcu-tsan  (make check-full) the concurrent test under
 #                       ThreadSanitizer, every flavour
@@ -61,26 +62,43 @@ $(foreach b,$(RCU_CONC_BUILDS),$(eval $(call rcu_build,$(b),concurrent)))
 RCU_DEBUG_BUILD := $(if $(filter g++,$(RCU_CXXS)),g++-17-debug)
 $(foreach b,$(RCU_DEBUG_BUILD),$(eval $(call rcu_build,$(b),debug_walk)))
 
+# README.md's C++ example (the ```cpp block of its C++ section) and
+# rculist-cxx(7)'s (check-man runs it under one flavour): built and run
+# under every flavour here, and checked by clang -Wthread-safety.
+$(RCU_B)/readme.cc: README.md | $(B)/.deps
+	$(Q)mkdir -p $(dir $@)
+	$(Q)awk '/^\#\# C\+\+:/ { s = 1 } s && /^```cpp$$/ { p = 1; next } p && /^```$$/ { exit } p' $< > $@
+	$(Q)test -s $@ || { echo "check-cxx-rcu: no \`\`\`cpp block in README.md's C++ section" >&2; rm -f $@; exit 1; }
+$(RCU_B)/man-example.cc: man/man7/rculist-cxx.7 | $(B)/.deps
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(call man_example,$<) > $@
+$(FLAVORS:%=$(RCU_B)/readme-%): $(RCU_B)/readme-%: $(RCU_B)/readme.cc $(RCU_DEPS) $(LIBDIR_B)/librculist-%.so.$(VERSION)
+	$(call quiet,CXX,$@)
+	$(Q)$(CXX) -std=c++17 $(ALL_CPPFLAGS) $(RCU_WARN) -O2 $< -o $@ $(call RCU_LINK,$*)
+RCU_README_BINS := $(FLAVORS:%=$(RCU_B)/readme-%)
+
 # clang's thread-safety analysis, with tests/thread_safety/run.sh.
 RCU_TS_CXX = $(firstword $(filter clang++,$(RCU_CXXS)))
 RCU_MISUSE := $(sort $(wildcard $(RCU_DIR)/misuse/*.cc))
-$(RCU_B)/thread-safety.ok: $(RCU_MISUSE) $(RCU_DIR)/p2545.cc $(RCU_DIR)/concurrent.cc $(RCU_DEPS) \
-		tests/thread_safety/run.sh | $(B)/.deps
+RCU_TS_CORRECT := $(RCU_DIR)/p2545.cc $(RCU_DIR)/concurrent.cc $(RCU_B)/readme.cc $(RCU_B)/man-example.cc
+$(RCU_B)/thread-safety.ok: $(RCU_MISUSE) $(RCU_TS_CORRECT) $(RCU_DEPS) tests/thread_safety/run.sh | $(B)/.deps
 	$(Q)mkdir -p $(dir $@)
 	$(Q)if [ -z "$(RCU_TS_CXX)" ]; then echo "   (clang++ not installed: -Wthread-safety skipped)"; else \
 	tests/thread_safety/run.sh misuse cxx-rcu:c++17 "$(RCU_TS_CXX) -std=c++17 -Iinclude $(URCU_CFLAGS)" \
 		$(RCU_MISUSE) && \
 	tests/thread_safety/run.sh correct cxx-rcu:c++20 "$(RCU_TS_CXX) -std=c++20 -Iinclude $(URCU_CFLAGS)" \
-		$(RCU_DIR)/p2545.cc $(RCU_DIR)/concurrent.cc; fi > $@.tmp
+		$(RCU_TS_CORRECT); fi > $@.tmp
 	$(Q)mv $@.tmp $@
 
 .PHONY: check-cxx-rcu check-cxx-rcu-tsan
-check-cxx-rcu: $(RCU_BINS) $(RCU_B)/thread-safety.ok ## <rculist/rcu.hpp>: P2545 examples, concurrent test, -Wthread-safety
+check-cxx-rcu: $(RCU_BINS) $(RCU_README_BINS) $(RCU_B)/thread-safety.ok ## <rculist/rcu.hpp>: P2545 examples, concurrent test, -Wthread-safety
 	@echo "== <rculist/rcu.hpp>: $(RCU_CXXS) x C++17/20, every flavour"
 	$(Q)cat $(RCU_B)/thread-safety.ok
 	$(Q)for t in $(RCU_BINS); do printf '   %-32s ' "$${t#$(RCU_B)/}"; \
 		out=$$(RCULIST_TEST_CONC_SECS=$(UNIT_CONC_SECS) $$t) || { echo "$$out"; echo "$$t failed" >&2; exit 1; }; \
 		echo "$$out" | tail -n 1; done
+	$(Q)for t in $(RCU_README_BINS); do printf '   %-32s ' "$${t#$(RCU_B)/}"; \
+		$$t | grep -x 'sum 0 after the retires' || { echo "$$t: README.md's example failed" >&2; exit 1; }; done
 	@# Debug mode reports a walk outside a region at its line, and aborts.
 	$(Q)for t in $(filter %/debug_walk-$(firstword $(FLAVORS)) $(foreach f,$(FLAVORS),%/debug_walk-$(f)),$(RCU_BINS)); do \
 		line=$$(grep -n 'WALK OUTSIDE' $(RCU_DIR)/debug_walk.cc | cut -d: -f1); \

@@ -6,7 +6,10 @@
  * read under a region while another thread replaces it and frees the old
  * one after rcu_synchronize(), or retires it; an rcu_obj_base object
  * retired; the standard's one-line scoped_lock), each then run with
- * threads so that the reads and the frees overlap.
+ * threads so that the reads and the frees overlap.  It uses nothing but
+ * <rculist/rcu.hpp> and the standard's names (no rculist_ call, no
+ * registration): make check-adopt builds it against the installed
+ * library, with pkg-config and with CMake, under every flavour.
  */
 #include <rculist/rcu.hpp>
 
@@ -113,8 +116,7 @@ int main()
 	rculist::rcu_barrier();
 	print_name(std::cout);
 	std::cout << "P2545 examples: " << names_read << " names read, sum "
-		  << read_foo() << ", " << bad << " bad reads ("
-		  << rculist_flavor_name() << ")\n";
+		  << read_foo() << ", " << bad << " bad reads\n";
 	delete name.load();
 	delete foo_ptr.load();
 	return bad ? 1 : 0;

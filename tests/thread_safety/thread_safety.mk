@@ -60,8 +60,9 @@ $(eval $(call ts_set,unit,correct,$(TEST_SRC),$(TS_UNIT_FLAGS),c,debug))
 $(eval $(call ts_set,abi-c,correct,tests/abi/strict.c,,c99,))
 $(eval $(call ts_set,abi-cxx,correct,tests/abi/lists.cc,,c++11,c++20-debug))
 
-# The hand-written man pages' examples (as check-man compiles and runs them).
-TS_MAN_SRC := $(sort $(wildcard man/man3/*.3 man/man7/*.7))
+# The hand-written man pages' C examples (as check-man compiles and runs
+# them; the C++ ones, "example-begin <flavour> c++", are tests/cxx's).
+TS_MAN_SRC := $(sort $(shell grep -L '^\.\\" example-begin [a-z]* c++$$' man/man3/*.3 man/man7/*.7))
 $(TS_B)/man.ok: $(TS_MAN_SRC) $(TS_DIR)/run.sh $(TS_HEADERS) | $(B)/.deps
 	$(Q)mkdir -p $(TS_B)/man
 	$(Q)for p in $(TS_MAN_SRC); do \
