@@ -16,6 +16,7 @@
 # ops: c_section, cxx_section (an empty region: rculist_read_lock/_unlock
 # against std::scoped_lock on rcu_default_domain()), free_rcu,
 # obj_retire, rcu_retire (one 64-byte object allocated and reclaimed).
+# check-bench-cxx-rcu (make check): a short run prints every line.
 CXX_RCU_B := $(B)/bench/cxx_rcu
 CXX_RCU_N ?= 1000
 CXX_RCU_OPS := c_section cxx_section free_rcu obj_retire rcu_retire
@@ -47,3 +48,12 @@ bench-cxx-rcu-instructions: $(CXX_RCU_BINS) ## <rculist/rcu.hpp> against the C A
 		a=$$($(call cxx_rcu_ir,,$$n)); b=$$($(call cxx_rcu_ir,,$$((3 * n)))); \
 		echo "cxx flavor=$$f op=$$op instructions=$$(((b - a) / (2 * n))) scope=all"; \
 	done; done | tee $(CXX_RCU_B)/instructions.txt
+
+# make check: the benchmark builds and prints its lines (a short run).
+CHECKS += check-bench-cxx-rcu
+.PHONY: check-bench-cxx-rcu
+check-bench-cxx-rcu: $(CXX_RCU_BINS)
+	$(Q)for f in $(FLAVORS); do $(CXX_RCU_B)/cxx_rcu-$$f 2000 || exit 1; done > $(CXX_RCU_B)/check.txt
+	$(Q)test "$$(grep -c '^cxx flavor=[a-z]* op=[a-z_]* ns=[0-9.]* calls=[0-9]*$$' $(CXX_RCU_B)/check.txt)" = \
+		$$(($(words $(CXX_RCU_OPS)) * $(words $(FLAVORS)))) || { cat $(CXX_RCU_B)/check.txt >&2; exit 1; }
+	@echo "== bench/cxx_rcu: $(words $(CXX_RCU_OPS)) ops x $(FLAVORS), quick run"
