@@ -12,7 +12,8 @@
 #                       a walk outside a region (debug_walk.cc); clang
 #                       -Wthread-safety: misuse/*.cc each warned at its
 #                       marked line, the tests silent; README.md's C++
-#                       example, every flavour.
+#                       example, every flavour (and once built with
+#                       -fno-exceptions -fno-rtti).
 #                       About 20 s of CPU, most of it compiling.
 #   check-cxx-rcu-tsan  (make check-full) the concurrent test under
 #                       ThreadSanitizer, every flavour
@@ -76,7 +77,11 @@ $(RCU_B)/readme.o: $(RCU_B)/readme.cc $(RCU_DEPS)
 	$(Q)$(CXX) -std=c++17 $(ALL_CPPFLAGS) $(RCU_WARN) -O2 -c $< -o $@
 $(FLAVORS:%=$(RCU_B)/readme-%): $(RCU_B)/readme-%: $(RCU_B)/readme.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
 	$(Q)$(CXX) -o $@ $< $(call RCU_LINK,$*)
-RCU_README_BINS := $(FLAVORS:%=$(RCU_B)/readme-%)
+# And once without exceptions or RTTI (the read side needs neither).
+$(RCU_B)/readme-noexc-memb: $(RCU_B)/readme.cc $(RCU_DEPS) $(LIBDIR_B)/librculist-memb.so.$(VERSION)
+	$(Q)$(CXX) -std=c++20 -fno-exceptions -fno-rtti $(ALL_CPPFLAGS) $(RCU_WARN) -O2 $< -o $@ \
+		$(call RCU_LINK,memb)
+RCU_README_BINS := $(FLAVORS:%=$(RCU_B)/readme-%) $(RCU_B)/readme-noexc-memb
 
 # clang's thread-safety analysis, with tests/thread_safety/run.sh.
 RCU_TS_CXX = $(firstword $(filter clang++,$(RCU_CXXS)))
