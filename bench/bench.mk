@@ -58,11 +58,11 @@ bench-build: $(BENCH_BINS)
 bench-bins-bench: $(BENCH_BINS_BENCH)
 bench-bins-full: $(BENCH_BINS_FULL)
 
-bench: ## Every flavour against liburcu and locks: the closing tables and the chart (~3 min, 2 CPUs; BENCH_QUICK=1)
+bench: ## Every flavour against liburcu and locks: the closing tables and the chart (~3 min on 2 CPUs; BENCH_QUICK=1)
 	$(Q)$(MAKE) --no-print-directory $(BENCH_JOBS) bench-gnuplot bench-bins-bench
 	$(Q)$(BENCH_ENV) sh bench/run.sh $(BENCH_B) $(FLAVORS)
 
-bench-full: ## All of make bench, 5 runs, every workload, the stalled reader, defer queue and hash tables (~13 min)
+bench-full: ## All of make bench, 5 runs, every workload, the stalled reader, defer queue and hash tables (~14 min on 2 idle CPUs)
 	$(Q)$(MAKE) --no-print-directory $(BENCH_JOBS) bench-gnuplot bench-bins-full
 	$(Q)$(BENCH_ENV) sh bench/run.sh -f $(BENCH_B) $(FLAVORS)
 
@@ -88,7 +88,7 @@ bench-instructions: bench-build ## Callgrind instructions per lookup and per upd
 	$(Q)sh bench/instr.sh $(BENCH_B) $(FLAVORS)
 
 # check-bench: bench/run.sh -c runs every section of bench-full quick
-# (BENCH_QUICK=1: 2 runs, short samples, small tables; about 35 s of CPU)
+# (1 run, short samples, small tables; 26 s of CPU, loaded machine)
 # and fails unless each prints, for every flavour, the summary lines its
 # row of run.sh's table names, and the closing tables have no empty cell.
 CHECKS += check-bench
