@@ -172,7 +172,7 @@ for sec in $todo; do
 	want=$(echo "$line" | awk '{ print $3 }')
 	re=$(echo "$line" | sed 's/^[^ ]* *[^ ]* *[^ ]* *//')
 	src=$out/$sec.txt
-	[ -s "$out/$sec.csv" ] && src=$out/$sec.csv
+	if [ -s "$out/$sec.csv" ]; then src=$out/$sec.csv; else rm -f "$out/$sec.csv"; fi
 	[ "$sec" = stall ] && [ "$stall" = 0 ] && continue
 	for f in $flavors; do
 		got=$(grep -Ec "$(echo "$re" | sed "s/@F@/$f/g")" "$src" || :)
@@ -205,7 +205,9 @@ if [ $mode = check ]; then
 fi
 [ -z "$failed" ] || echo "bench: missing summary lines:$failed" >&2
 
-if command -v gnuplot >/dev/null 2>&1; then
+if [ "$(grep -c '' "$sum")" -le 1 ]; then
+	: # no harness section ran (make bench-poll etc.): no chart
+elif command -v gnuplot >/dev/null 2>&1; then
 	sh "$here/chart.sh" "$sum" "$out" "$machine" "$flavors" &&
 		echo "chart: $out/bench.svg, $out/bench.png" ||
 		echo "bench: gnuplot failed; no chart"
