@@ -66,6 +66,8 @@ hash    full  16 ^hash: impl=[a-z-]+ flavor=@F@ .* updater=(0 .* hits=100\.0|1 .
 
 reps=3
 scale=${BENCH_SCALE:-1.25}
+calls=1000000 # poll's calls per operation
+dq_runs=3
 stall=${BENCH_STALL:-15}
 if [ $mode = full ]; then
 	reps=5
@@ -78,10 +80,12 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	reps=2
 	scale=${BENCH_SCALE:-0.1}
 	stall=0.3
+	calls=10000
+	dq_runs=1
 	BENCH_STALL_LIMIT=10000 # reached in 0.3 s even on a loaded machine
 fi
 [ $mode = check ] && reps=1
-export BENCH_REPS=$reps BENCH_SCALE=$scale
+export BENCH_REPS="$reps" BENCH_SCALE="$scale"
 
 # One section for one flavour ($1, $2), its output on stdout.  The
 # harness sections append their rows to the section's CSV.
@@ -94,7 +98,7 @@ run_section() {
 	case $1 in
 	read | cost | upd | conc | gp) harness "$dir/$2/bench" "$2" "$1" ;;
 	static) harness "$dir/$2/bench-static" "$2-static" static cost ;;
-	poll) "$dir/$2/poll" $([ "${BENCH_QUICK:-0}" = 1 ] && echo 10000) ;;
+	poll) "$dir/$2/poll" "$calls" ;;
 	reclaim) "$dir/$2/reclaim" -r "$reps" ;;
 	# The stalled reader alone: the throughput cases shortest, not shown.
 	stall)
@@ -102,7 +106,7 @@ run_section() {
 			"$dir/$2/reclaim" -r 1 -t 0.001 -s "$stall" \
 				-l "${BENCH_STALL_LIMIT:-100000}" | grep -v '^reclaim: '
 		;;
-	dq) "$dir/$2/dq" -r $([ "${BENCH_QUICK:-0}" = 1 ] && echo 1 || echo 3) ;;
+	dq) "$dir/$2/dq" -r "$dq_runs" ;;
 	hash) "$dir/$2/hash" ;;
 	*)
 		echo "bench/run.sh: no section $1" >&2
@@ -113,8 +117,9 @@ run_section() {
 
 # The sections to run: the mode's set, or BENCH_SECTIONS.
 todo=$(echo "$sections" | awk -v mode=$mode -v only="${BENCH_SECTIONS:-}" '
-	NF >= 3 && (only != "" ? index(" " only " ", " " $1 " ") : mode != "bench" || $2 == "bench") { print $1 }')
-todo=$(echo $todo)
+	NF >= 3 && (only != "" ? index(" " only " ", " " $1 " ") : mode != "bench" || $2 == "bench") {
+		printf "%s%s", sep, $1; sep = " "
+	}')
 [ -n "$todo" ] || {
 	echo "bench/run.sh: no section in '${BENCH_SECTIONS:-}'" >&2
 	exit 2
@@ -140,7 +145,7 @@ cpu_so_far() {
 		"$tmp/times")
 }
 
-nsec=$(echo $todo | wc -w)
+nsec=$(echo "$todo" | wc -w)
 nfl=$#
 k=0
 failed=
@@ -155,7 +160,7 @@ for sec in $todo; do
 		k=$((k + 1))
 		echo "-- bench [$k/$((nsec * nfl))]: section $sec, flavour $f ($(($(date +%s) - t_all)) s so far)" >&2
 		rm -f "$tmp/rc"
-		{ run_section $sec $f </dev/null || echo $? >"$tmp/rc"; } | tee -a "$out/$sec.txt"
+		{ run_section "$sec" "$f" </dev/null || echo $? >"$tmp/rc"; } | tee -a "$out/$sec.txt"
 		if [ -f "$tmp/rc" ]; then
 			echo "bench/run.sh: section $sec, flavour $f exited $(cat "$tmp/rc")" >&2
 			failed="$failed $sec:$f"
@@ -168,7 +173,7 @@ for sec in $todo; do
 	echo "-- bench: section $sec done, $secs s wall, $cpu s CPU" >&2
 	cat "$out/$sec.csv" >>"$sum"
 	# Its summary lines, every flavour.
-	line=$(echo "$sections" | awk -v s=$sec '$1 == s')
+	line=$(echo "$sections" | awk -v s="$sec" '$1 == s')
 	want=$(echo "$line" | awk '{ print $3 }')
 	re=$(echo "$line" | sed 's/^[^ ]* *[^ ]* *[^ ]* *//')
 	src=$out/$sec.txt
