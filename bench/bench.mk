@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# bench/: `make bench`, `make bench-instructions`, and check-bench (a
-# BENCH_QUICK=1 run in `make check`, so that the benchmark cannot rot).
+# bench/: `make bench` (the closing tables and the chart, a few minutes),
+# `make bench-full` (every section, 5 runs per case: what bench/results/
+# and the README's tables are made from), `make bench-instructions`, and
+# check-bench (every section quick in `make check`, so that neither rots).
+# bench/run.sh runs the sections; its table says which set each is in.
 #
 # The flavour-neutral objects (harness, rculist side, baselines) are
 # compiled once; each flavour adds its liburcu side and the inlined
@@ -28,21 +31,49 @@ BENCH_CC   = $(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(BENCH_ALIGN)
 # liburcu's side per flavour: its flavour header and a macro naming it.
 bench_urcu_flags = -DBENCH_FLAVOR=$(1) -DBENCH_FLAVOR_$(1) \
 	'-DBENCH_HEADER=<urcu/urcu-$(1).h>'
-BENCH_ENV  = BENCH_QUICK='$(BENCH_QUICK)' BENCH_TIME='$(BENCH_TIME)'
+# What run.sh reads from the environment (see its head).
+BENCH_ENV  = BENCH_QUICK='$(BENCH_QUICK)' BENCH_SCALE='$(BENCH_SCALE)' \
+	BENCH_STALL='$(RECLAIM_STALL)' BENCH_STALL_LIMIT='$(RECLAIM_LIMIT)'
+# The stalled reader of bench-full: RECLAIM_STALL seconds with a limit of
+# RECLAIM_LIMIT blocks, then a tenth of that with none (0: no stall).
+RECLAIM_STALL ?= 15
+RECLAIM_LIMIT ?= 100000
 
-.PHONY: bench bench-instructions bench-build bench-gnuplot check-bench
+# The binaries of each set of sections (bench/run.sh): a new section's
+# binary goes in the set its section is in.
+BENCH_POLL_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/poll)
+RECLAIM_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/reclaim)
+DQ_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/dq)
+HASH_BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/hash)
+BENCH_BINS_BENCH := $(BENCH_BINS) $(BENCH_POLL_BINS) $(RECLAIM_BINS)
+BENCH_BINS_FULL  := $(BENCH_BINS_BENCH) $(DQ_BINS) $(HASH_BENCH_BINS)
+
+# Built in parallel, one job per CPU, unless make was given -j already.
+BENCH_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+
+.PHONY: bench bench-full bench-instructions bench-build bench-gnuplot check-bench \
+	bench-bins-bench bench-bins-full
 
 bench-build: $(BENCH_BINS)
+bench-bins-bench: $(BENCH_BINS_BENCH)
+bench-bins-full: $(BENCH_BINS_FULL)
 
-bench: bench-build bench-gnuplot bench-poll ## Benchmark every flavour against liburcu and locks, closing table, chart (~3 min; BENCH_QUICK=1, BENCH_TIME=s)
+bench: ## Every flavour against liburcu and locks: the closing tables and the chart (~3 min on 2 CPUs; BENCH_QUICK=1)
+	$(Q)$(MAKE) --no-print-directory $(BENCH_JOBS) bench-gnuplot bench-bins-bench
 	$(Q)$(BENCH_ENV) sh bench/run.sh $(BENCH_B) $(FLAVORS)
+
+bench-full: ## All of make bench, 5 runs, every workload, the stalled reader, defer queue and hash tables (~14 min on 2 idle CPUs)
+	$(Q)$(MAKE) --no-print-directory $(BENCH_JOBS) bench-gnuplot bench-bins-full
+	$(Q)$(BENCH_ENV) sh bench/run.sh -f $(BENCH_B) $(FLAVORS)
+
+# One section of bench-full alone, with its table: make bench-<section>.
+BENCH_ONE = $(Q)$(BENCH_ENV) BENCH_SECTIONS='$(1)' BENCH_OUT=$(BENCH_B)/$(firstword $(1)) sh bench/run.sh -f $(BENCH_B) $(FLAVORS)
 
 # Polled grace periods (bench/poll.c): one greppable line per operation
 # and flavour, `poll flavor=<f> op=<op> ns=<per call> calls=<n>`, and
 # the latencies from start_poll to a satisfied cookie beside
 # synchronize_rcu's, without and with a reader, `poll flavor=<f>
 # op=start_to_satisfied readers=<0|1> p50_us=.. p99_us=.. max_us=.. n=..`.
-BENCH_POLL_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/poll)
 $(BENCH_B)/%/poll: bench/poll.c bench/measure.h $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -51,25 +82,21 @@ $(BENCH_B)/%/poll: bench/poll.c bench/measure.h $(LIBDIR_B)/librculist-%.so.$(VE
 
 .PHONY: bench-poll
 bench-poll: $(BENCH_POLL_BINS) ## What polled grace periods cost, per flavour (part of make bench)
-	$(Q)for f in $(FLAVORS); do $(BENCH_B)/$$f/poll $(if $(BENCH_QUICK),100000) || exit 1; done \
-		| tee $(BENCH_B)/poll.txt
+	$(call BENCH_ONE,poll)
 
 bench-instructions: bench-build ## Callgrind instructions per lookup and per update, rculist beside liburcu inline
 	$(Q)sh bench/instr.sh $(BENCH_B) $(FLAVORS)
 
+# check-bench: bench/run.sh -c runs every section of bench-full quick
+# (1 run, short samples, small tables; 26 s of CPU, loaded machine)
+# and fails unless each prints, for every flavour, the summary lines its
+# row of run.sh's table names, and the closing tables have no empty cell.
 CHECKS += check-bench
-check-bench: bench-build $(BENCH_POLL_BINS)
-	$(Q)for f in $(FLAVORS); do BENCH_QUICK=1 $(BENCH_B)/$$f/poll 10000 || exit 1; done \
-		>$(BENCH_B)/poll-check.txt
-	$(Q)test "$$(grep -c '^poll flavor=.* op=start_to_satisfied readers=[01] p50_us=[0-9.]* p99_us=' \
-		$(BENCH_B)/poll-check.txt)" = $$((2 * $(words $(FLAVORS)))) || \
-		{ cat $(BENCH_B)/poll-check.txt >&2; exit 1; }
-	@echo "== bench, quick run (BENCH_QUICK=1)"
+check-bench: bench-bins-full
+	@echo "== bench, every section quick (bench/run.sh -c)"
 	$(Q)out=$$(mktemp -d $(BENCH_B)/check.XXXXXX) && \
-	if ! BENCH_QUICK=1 BENCH_OUT=$$out sh bench/run.sh $(BENCH_B) $(FLAVORS) \
+	if ! BENCH_OUT=$$out sh bench/run.sh -c $(BENCH_B) $(FLAVORS) \
 		>$$out/log 2>&1; then cat $$out/log >&2; exit 1; fi && \
-	if [ "$$(grep -c '^' $$out/summary.csv)" -lt 100 ]; then \
-		echo "check-bench: short summary in $$out" >&2; exit 1; fi && \
 	rm -rf $$out
 
 # gnuplot draws the chart: installed like the other dependencies (as
@@ -138,21 +165,11 @@ $(BENCH_B)/%/bench-static: $(BENCH_NEUTRAL) $(BENCH_O)/rlto.o \
 		$(LIBDIR_B)/librculist-$*.a $(call pkg,--static --libs liburcu-$*) -lpthread -ldl -lm
 
 # bench/reclaim.c: rculist_free_rcu() against rculist_call_rcu() per
-# element, 1 and 2 updaters, one summary line per case; part of `make
-# bench`, and of `make check` as a quick run (BENCH_QUICK=1).
-RECLAIM_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/reclaim)
-
-.PHONY: bench-reclaim check-bench-reclaim
-bench: bench-reclaim
-
-# With a reader stalled RECLAIM_STALL seconds (limit RECLAIM_LIMIT), then a
-# tenth of that with no limit: the reclaim-stall lines (RECLAIM_STALL=0: none).
-RECLAIM_STALL ?= 15
-RECLAIM_LIMIT ?= 100000
+# element, 1 and 2 updaters, one summary line per case (section reclaim,
+# in make bench); with -s, the stalled reader (section stall, bench-full).
+.PHONY: bench-reclaim
 bench-reclaim: $(RECLAIM_BINS) ## Reclamation: free_rcu against call_rcu, 1 and 2 updaters; a stalled reader with and without a limit (~100 s)
-	$(Q)for b in $(RECLAIM_BINS); do $(BENCH_ENV) $$b \
-		$(if $(filter-out 0,$(RECLAIM_STALL)),-s $(RECLAIM_STALL) -l $(RECLAIM_LIMIT)) || exit 1; \
-	done | tee $(BENCH_B)/reclaim.txt
+	$(call BENCH_ONE,reclaim stall)
 
 $(BENCH_B)/%/reclaim: $(BENCH_O)/reclaim.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
 	$(call quiet,LD,$@)
@@ -160,27 +177,13 @@ $(BENCH_B)/%/reclaim: $(BENCH_O)/reclaim.o $(LIBDIR_B)/librculist-%.so.$(VERSION
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_O)/reclaim.o -L$(LIBDIR_B) \
 		-Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* -lpthread
 
-CHECKS += check-bench-reclaim
-check-bench-reclaim: $(RECLAIM_BINS)
-	@echo "== bench-reclaim, quick run (BENCH_QUICK=1)"
-	$(Q)for b in $(RECLAIM_BINS); do BENCH_QUICK=1 $$b -r 1 || exit 1; done \
-		>$(BENCH_B)/reclaim-check.txt
-	$(Q)test "$$(grep -c '^reclaim: impl=.* updates/s=[0-9.]*M ' \
-		$(BENCH_B)/reclaim-check.txt)" = $$((4 * $(words $(FLAVORS)))) || \
-		{ cat $(BENCH_B)/reclaim-check.txt >&2; exit 1; }
-
 # bench/dq.c: the defer queue against rculist_free_rcu() and
 # rculist_call_rcu(), 1 and 2 updaters and a qsbr-style event loop, one
 # summary line per case (`dq flavor=<f> impl=<dq|free_rcu|call_rcu>
-# updaters=<n> updates/s=..M ...`); part of `make bench`, and of `make
-# check` as a quick run (BENCH_QUICK=1, one run: about 0.5 s a flavour).
-DQ_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/dq)
-
-.PHONY: bench-dq check-bench-dq
-bench: bench-dq
-
-bench-dq: $(DQ_BINS) ## Defer queue against free_rcu and call_rcu, 1 and 2 updaters (~20 s)
-	$(Q)for b in $(DQ_BINS); do $(BENCH_ENV) $$b || exit 1; done | tee $(BENCH_B)/dq.txt
+# updaters=<n> updates/s=..M ...`); section dq of bench-full.
+.PHONY: bench-dq
+bench-dq: $(DQ_BINS) ## Defer queue against free_rcu and call_rcu, 1 and 2 updaters (~50 s)
+	$(call BENCH_ONE,dq)
 
 $(BENCH_B)/%/dq: bench/dq.c bench/measure.h $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
 	$(call quiet,CC,$@)
@@ -188,25 +191,13 @@ $(BENCH_B)/%/dq: bench/dq.c bench/measure.h $(LIBDIR_B)/librculist-%.so.$(VERSIO
 	$(Q)$(BENCH_CC) $< -o $@ $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) \
 		-lrculist-$* -lpthread
 
-CHECKS += check-bench-dq
-check-bench-dq: $(DQ_BINS)
-	@echo "== bench-dq, quick run (BENCH_QUICK=1)"
-	$(Q)for b in $(DQ_BINS); do BENCH_QUICK=1 $$b -r 1 || exit 1; done \
-		>$(BENCH_B)/dq-check.txt
-	$(Q)test "$$(grep -c '^dq flavor=.* impl=.* updates/s=[0-9.]*M ' \
-		$(BENCH_B)/dq-check.txt)" = $$((6 * $(words $(FLAVORS)))) || \
-		{ cat $(BENCH_B)/dq-check.txt >&2; exit 1; }
 # bench/hash.c: hash-table lookups, rculist's table (<rculist/hashtable.h>)
 # against liburcu's rculfhash (fixed and resizing) and an hlist table
 # behind a pthread_rwlock: 2^16 buckets, 1M keys, 1 and 2 readers, with
 # and without an updater; one line per case, `hash: impl=<i> flavor=<f>
 # ... lookups/s=<n>M lookups/cpu-s=<n>M hits=<%> updates/s=<n>M
-# bytes/elem=<n> others=<cores>`.
-# Part of `make bench`; `make check` runs it quick (BENCH_QUICK=1: 4096
-# keys, 0.02 s a case, about 0.5 s a flavour).
-HASH_BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/hash)
-HASH_CASES      := 16
-
+# bytes/elem=<n> others=<cores>`.  Section hash of bench-full (quick in
+# check-bench: 4096 keys, 0.02 s a case).
 $(BENCH_B)/%/hash: bench/hash.c $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -214,19 +205,6 @@ $(BENCH_B)/%/hash: bench/hash.c $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.d
 		-Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* \
 		$(call pkg,--libs liburcu-cds) $(call urcu_libs,$*) -lpthread
 
-.PHONY: bench-hash check-bench-hash
-bench: bench-hash
-
-bench-hash: $(HASH_BENCH_BINS) ## Hash-table lookups: rculist against rculfhash and an rwlock table (~45 s; BENCH_TIME=s a case)
-	$(Q)for b in $(HASH_BENCH_BINS); do $(BENCH_ENV) $$b || exit 1; done | tee $(BENCH_B)/hash.txt
-
-# Every case of every flavour prints its line, and without an updater
-# every lookup finds its key.
-CHECKS += check-bench-hash
-check-bench-hash: $(HASH_BENCH_BINS)
-	@echo "== bench-hash, quick run (BENCH_QUICK=1)"
-	$(Q)out=$(BENCH_B)/hash-check.txt; \
-	for b in $(HASH_BENCH_BINS); do BENCH_QUICK=1 $$b || exit 1; done >$$out; \
-	test "$$(grep -c '^hash: impl=[a-z-]* flavor=[a-z]* .* lookups/s=[0-9.]*M lookups/cpu-s=[0-9.]*M hits=[0-9.]*% updates/s=[0-9.]*M bytes/elem=[0-9.]* ' $$out)" \
-		= $$(($(HASH_CASES) * $(words $(FLAVORS)))) && \
-	! grep ' updater=0 ' $$out | grep -v ' hits=100.0% ' || { cat $$out >&2; exit 1; }
+.PHONY: bench-hash
+bench-hash: $(HASH_BENCH_BINS) ## Hash-table lookups: rculist against rculfhash and an rwlock table (~60 s)
+	$(call BENCH_ONE,hash)

@@ -15,7 +15,9 @@
  *
  * Each case runs BENCH_REPS times (default 5), cases interleaved so that
  * drift hits them alike; a sample lasts BENCH_SCALE times its base
- * duration.  A sample is flagged disturbed ('!', see NOISE_LINE) when
+ * duration.  BENCH_FULL=1 runs every workload of a section (make
+ * bench-full); without it, the read, static and conc sections run list8
+ * only, what the closing table and the chart read (make bench).  A sample is flagged disturbed ('!', see NOISE_LINE) when
  * something else needed a core the case was using: our threads were
  * preempted (involuntary context switches, getrusage), other processes
  * ran on more than the cores the case left free (/proc/stat minus our own
@@ -40,11 +42,11 @@
 
 #include "harness.h"
 
-
 const char *label = "?";
 static FILE *raw_csv, *sum_csv;
 int reps = 5;
 double scale = 1.0;
+int full;
 
 /* ------------------------------------------------------------ clocks */
 
@@ -55,7 +57,6 @@ double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
-
 
 /* Busy and stolen CPU seconds of the whole machine, from /proc/stat. */
 static void machine_cpu(double *busy, double *steal)
@@ -175,7 +176,7 @@ static struct result *result_get(const char *section, const char *workload,
 }
 
 void record(const char *section, const char *workload, const char *side,
-		   const char *metric, double v, double other, int disturbed)
+	    const char *metric, double v, double other, int disturbed)
 {
 	struct result *r = result_get(section, workload, side, metric);
 
@@ -231,7 +232,7 @@ static struct stat stat_of(const struct result *r)
 }
 
 struct stat stat_get(const char *section, const char *workload,
-			    const char *side, const char *metric)
+		     const char *side, const char *metric)
 {
 	for (int i = 0; i < nresults; i++) {
 		struct result *r = &results[i];
@@ -258,17 +259,31 @@ static void write_summary(void)
 	}
 }
 
+/*
+ * Where a run is: on a terminal, one line rewritten in place; elsewhere
+ * (a log, a pipe) a line of its own every PROGRESS_EVERY seconds at most,
+ * so that a long section never sits silent and a log stays short.
+ */
+#define PROGRESS_EVERY 10.0
+
 void progress(const char *fmt, ...)
 {
+	static double last;
+	int tty = isatty(STDERR_FILENO);
 	char line[120];
 	va_list ap;
 
-	if (!isatty(STDERR_FILENO))
+	if (!tty && last && now() - last < PROGRESS_EVERY)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\r\033[K  [%s] %s", label, line);
+	if (tty) {
+		fprintf(stderr, "\r\033[K  [%s] %s", label, line);
+	} else {
+		fprintf(stderr, "  [%s] %s\n", label, line);
+		last = now();
+	}
 }
 
 void progress_done(void)
@@ -278,7 +293,6 @@ void progress_done(void)
 }
 
 /* -------------------------------------------------------------- data */
-
 
 /* clang-format off */
 const struct workload workloads[NWORKLOADS] = {
@@ -356,8 +370,7 @@ void data_fini(struct bench_data *d)
 	pthread_mutex_destroy(&d->mutex);
 }
 
-bench_lookup_fn lookup_of(const struct bench_side *s,
-				 const struct bench_data *d)
+bench_lookup_fn lookup_of(const struct bench_side *s, const struct bench_data *d)
 {
 	return d->buckets ? s->hash_lookup : s->list_lookup;
 }
@@ -441,9 +454,11 @@ int main(int argc, char **argv)
 					    atoi(e);
 	if ((e = getenv("BENCH_SCALE")))
 		scale = atof(e) > 0 ? atof(e) : 1.0;
+	full = (e = getenv("BENCH_FULL")) && *e && strcmp(e, "0");
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("== %s (flavour %s): %d runs per case\n", label,
-	       rculist_flavor_name(), reps);
+	printf("== %s (flavour %s): %d runs per case, %s\n", label,
+	       rculist_flavor_name(), reps,
+	       full ? "every workload" : "list8 (BENCH_FULL=1: every workload)");
 	for (int i = optind; i < argc; i++) {
 		const struct bench_section *s = sections;
 

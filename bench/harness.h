@@ -30,10 +30,15 @@
 #define BATCH	    1024    /* retired elements per synchronize */
 #define STEADY_RATE 10000.0 /* updates/s of the steady updater */
 
-/* Run parameters (-l, BENCH_REPS, BENCH_SCALE), the key sequence's seed. */
+/*
+ * Run parameters (-l, BENCH_REPS, BENCH_SCALE, BENCH_FULL), the key
+ * sequence's seed.  full: every workload of a section (make bench-full);
+ * else the ones the closing table reads (list8; make bench).
+ */
 extern const char *label;
 extern int reps;
 extern double scale;
+extern int full;
 extern uint64_t seed;
 /* Results of lookups go here, so that no loop is optimised away. */
 extern volatile unsigned long sink;
@@ -72,14 +77,16 @@ extern const struct bench_side *const read_sides[NREAD_SIDES];
 double now(void);
 void noise_start(struct noise *n, int threads);
 double noise_end(const struct noise *n, int *disturbed);
-void record(const char *section, const char *workload, const char *side, 		   const char *metric, double v, double other, int disturbed);
-struct stat stat_get(const char *section, const char *workload, 			    const char *side, const char *metric);
-void progress(const char *fmt, ...);
+void record(const char *section, const char *workload, const char *side,
+	    const char *metric, double v, double other, int disturbed);
+struct stat stat_get(const char *section, const char *workload,
+		     const char *side, const char *metric);
+void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void progress_done(void);
 struct elem *elem_new(unsigned long key);
 void data_init(struct bench_data *d, const struct workload *w);
 void data_fini(struct bench_data *d);
-bench_lookup_fn lookup_of(const struct bench_side *s, 				 const struct bench_data *d);
+bench_lookup_fn lookup_of(const struct bench_side *s, const struct bench_data *d);
 unsigned long batch_of(const struct bench_data *d);
 const char *ovh_ratio(char *buf, size_t len, struct stat o, struct stat u);
 
@@ -101,11 +108,11 @@ struct bench_section {
 };
 void bench_register(struct bench_section *s);
 
-#define BENCH_SECTION(nm, fn)                                            \
+#define BENCH_SECTION(nm, fn)                                              \
 	static struct bench_section bench_section_##fn = { nm, fn, NULL }; \
 	__attribute__((constructor)) static void bench_register_##fn(void) \
-	{                                                                \
-		bench_register(&bench_section_##fn);                     \
+	{                                                                  \
+		bench_register(&bench_section_##fn);                       \
 	}
 
 #endif /* BENCH_HARNESS_H */

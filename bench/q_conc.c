@@ -179,11 +179,12 @@ static void section_conc(void)
 	const struct workload *ws[] = { &workloads[0],
 					&workloads[NWORKLOADS - 1] };
 	struct bench_data data[2];
+	int nw = full ? 2 : 1; /* list8; bench-full adds hash */
 
-	for (int w = 0; w < 2; w++)
+	for (int w = 0; w < nw; w++)
 		data_init(&data[w], ws[w]);
 	for (int rep = 0; rep < reps; rep++) {
-		for (int w = 0; w < 2; w++) {
+		for (int w = 0; w < nw; w++) {
 			for (int m = UPD_NONE; m <= UPD_FLAT; m++) {
 				for (size_t i = 0;
 				     i < sizeof(sides) / sizeof(sides[0]); i++) {
@@ -202,7 +203,7 @@ static void section_conc(void)
 						continue;
 					snprintf(wl, sizeof(wl), "%s",
 						 ws[w]->name);
-					progress("conc %-6s %-8s %-14s rep %d/%d",
+					progress("conc %-6s %-8s %-14s run %d of %d",
 						 wl, upd_names[m],
 						 sides[i].name, rep + 1, reps);
 					noise_start(&nz, m == UPD_STEADY ? 1 : 2);
@@ -223,11 +224,10 @@ static void section_conc(void)
 			}
 		}
 	}
-	for (int w = 0; w < 2; w++)
+	for (int w = 0; w < nw; w++)
 		data_fini(&data[w]);
 	progress_done();
 }
-
 
 static void print_conc_table(void)
 {

@@ -111,7 +111,7 @@ static void section_cost(void)
 
 			if (!name || (s && !s->rcu && s != &bench_side_plain))
 				continue;
-			progress("cost %-15s rep %d/%d", name, rep + 1, reps);
+			progress("cost %-15s run %d of %d", name, rep + 1, reps);
 			noise_start(&nz, 1);
 			v = run_loop(s ? s->sections :
 					 cost_probes[i - NREAD_SIDES].fn,

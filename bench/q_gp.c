@@ -122,16 +122,16 @@ static void run_call_rcu(double duration)
 static void section_gp(void)
 {
 	for (int rep = 0; rep < reps; rep++) {
-		progress("gp synchronize idle rep %d/%d", rep + 1, reps);
+		progress("gp synchronize idle run %d of %d", rep + 1, reps);
 		run_sync(0, 0.05 * scale);
-		progress("gp synchronize, busy reader rep %d/%d", rep + 1, reps);
+		progress("gp synchronize, busy reader run %d of %d", rep + 1,
+			 reps);
 		run_sync(1, 0.2 * scale);
-		progress("gp call_rcu rep %d/%d", rep + 1, reps);
+		progress("gp call_rcu run %d of %d", rep + 1, reps);
 		run_call_rcu(0.05 * scale);
 	}
 	progress_done();
 }
-
 
 static void print_gp_table(void)
 {

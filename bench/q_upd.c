@@ -28,8 +28,8 @@ const char *const op_names[OP_COUNT] = {
 };
 
 /* Put the pool in the state operation @op starts from. */
-void upd_prepare(enum bench_op op, struct elem **v,
-		 struct cds_list_head *head, struct cds_hlist_head *hhead)
+void upd_prepare(enum bench_op op, struct elem **v, struct cds_list_head *head,
+		 struct cds_hlist_head *hhead)
 {
 	CDS_INIT_LIST_HEAD(head);
 	hhead->next = NULL;
@@ -71,8 +71,9 @@ static void section_upd(void)
 				double other;
 				int dist;
 
-				progress("upd %-18s %-8s rep %d/%d", op_names[op],
-					 sides[i]->name, rep + 1, reps);
+				progress("upd %-18s %-8s run %d of %d",
+					 op_names[op], sides[i]->name, rep + 1,
+					 reps);
 				noise_start(&nz, 1);
 				do {
 					upd_prepare(op, v, &head, &hhead);
@@ -93,7 +94,6 @@ static void section_upd(void)
 		free(v[i]);
 	progress_done();
 }
-
 
 static void print_upd_table(void)
 {

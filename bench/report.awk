@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# bench/report.awk - the closing table of `make bench`, one row per
-# flavour, from summary.csv (awk -F, -v flavors="memb qsbr ..."):
-# what a user picks a flavour by.  The static binary (label <f>-static)
+# bench/report.awk - the closing tables of `make bench`, one row per
+# flavour, from summary.csv (awk -F, -v flavors="memb qsbr ..." -v
+# out=BENCH_OUT): what a user picks a flavour by.  The text sections'
+# tables read what bench/run.sh saved of them, out/<section>.txt
+# (poll, reclaim, stall); a section run without its file prints none.  The static binary (label <f>-static)
 # gives the static and the LTO link; each overhead is over the plain walk
 # of the same binary (paired: "ovh-ns"), and each ratio to liburcu inline
 # is to liburcu's overhead in that binary, or "noise" when the range of
@@ -10,6 +12,7 @@
 NR > 1 {
 	k = $1 "," $2 "," $3 "," $4 "," $5
 	med[k] = $6; lo[k] = $7; hi[k] = $8; bad[k] = $10
+	rows++
 }
 function key(l, sec, w, s, m) { return l "," sec "," w "," s "," m }
 function has(k) { return (k in med) && med[k] != "nan" }
@@ -31,32 +34,48 @@ function val(k, div, fmt) {
 	if (!has(k)) return "-"
 	return sprintf(fmt "%s", med[k] / div, bad[k] ? "!" : "")
 }
+# a / b with two decimals: the 2-reader ratio is read against 0.95.
+function ratio2(a, b) {
+	if (!has(a) || !has(b) || med[b] == 0) return "-"
+	return sprintf("%.2fx", med[a] / med[b])
+}
 function ratio(a, b) {
 	if (!has(a) || !has(b) || med[b] == 0) return "-"
 	return sprintf("%.1fx", med[a] / med[b])
 }
 END {
 	n = split(flavors, fl, " ")
+	poll = out "/poll.txt"; reclaim = out "/reclaim.txt"; stall_txt = out "/stall.txt"
+	if (rows)
+		closing_table()
+	poll_table()
+	reclaim_table()
+	stall_table()
+}
+function closing_table(    i, f, s, rd, r2) {
 	print "\nWhich flavour: medians of this run ('!': a disturbed sample, see the tables above)"
 	print "read: ns a read-side section adds to a lookup in a list of 8; x: its overhead over liburcu inline's"
 	print "      (qsbr readers announce a quiescent state per 1024 lookups, as liburcu's benchmark; what one"
 	print "      costs is in the cost table: an empty section and a quiescent state after each)"
+	print "2 readers: M lookups/s of 2 reader threads, no updater (list of 8), rculist's default link over liburcu inline's"
 	print "readers: M lookups/s of 1 reader beside 1 flat-out updater (list of 8), over rwlock's, over liburcu's"
 	print "synchronize: rculist_synchronize_rcu() with a busy reader; update: cds_list_replace_rcu()"
-	printf "\n%-6s %-58s | %-23s | %-15s | %-7s | %s\n", "", \
+	printf "\n%-6s %-58s | %-16s | %-23s | %-15s | %-7s | %s\n", "", \
 		"read: ns over the plain walk             x liburcu inline's", \
-		"readers beside updater", "synchronize", "update", "reclamation"
-	printf "%-6s %7s %7s %7s %6s %6s %6s %7s %7s | %7s %7s %7s | %6s %8s | %7s | %8s %9s %9s\n", "flavor", \
+		"2 readers", "readers beside updater", "synchronize", "update", "reclamation"
+	printf "%-6s %7s %7s %7s %6s %6s %6s %7s %7s | %8s %7s | %7s %7s %7s | %6s %8s | %7s | %8s %9s %9s\n", "flavor", \
 		"shared", "static", "lto", "urcu", "rwlock", "mutex", "shared", "lto", \
-		"M/s", "xrwlock", "xurcu", "p50 us", "p99.9 us", "ns/op", \
+		"M/s", "xurcu", "M/s", "xrwlock", "xurcu", "p50 us", "p99.9 us", "ns/op", \
 		"call_rcu", "upd:each", "upd:batch"
 	for (i = 1; i <= n; i++) {
 		f = fl[i]; s = f "-static"
 		rd = key(f, "conc", "list8", "rculist", "fl-reads/s")
-		printf "%-6s %7s %7s %7s %6s %6s %6s %7s %7s | %7s %7s %7s | %6s %8s | %7s | %8s %9s %9s\n", f, \
+		r2 = key(f, "conc", "list8", "rculist", "2r-reads/s")
+		printf "%-6s %7s %7s %7s %6s %6s %6s %7s %7s | %8s %7s | %7s %7s %7s | %6s %8s | %7s | %8s %9s %9s\n", f, \
 			ovh(f, "read", "rculist"), ovh(s, "static", "rculist"), ovh(s, "static", "rculist-lto"), \
 			ovh(f, "read", "urcu"), ovh(f, "read", "rwlock"), ovh(f, "read", "mutex"), \
 			xurcu(f, "read", "rculist"), xurcu(s, "static", "rculist-lto"), \
+			val(r2, 1e6, "%.1f"), ratio2(r2, key(f, "conc", "list8", "urcu", "2r-reads/s")), \
 			val(rd, 1e6, "%.2f"), ratio(rd, key(f, "conc", "list8", "rwlock", "fl-reads/s")), \
 			ratio(rd, key(f, "conc", "list8", "urcu", "fl-reads/s")), \
 			val(key(f, "gp", "sync-busy", "rculist", "p50-us"), 1, "%.1f"), \
@@ -68,24 +87,22 @@ END {
 	}
 	print "(read, static and lto: the static binary linked with -flto, against its own liburcu inline;"
 	print " reclamation: M callbacks/s of rculist_call_rcu(), M updates/s of a flat-out updater freeing"
-	print " each element by call_rcu, or by one rculist_synchronize_rcu() per 1024)"
-	if (poll != "")
-		poll_table()
-	if (reclaim == "")
-		exit
-	# bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P
+	print " each element by call_rcu, or by one rculist_synchronize_rcu() per 1024;"
+	print " 2 readers: issue 28 wants xurcu >= 0.95 for memb, qsbr and bp)"
+}
+# bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P
+function reclaim_table(    line, kv, rk, rate, peak, any, i, f, a, b, c) {
 	while ((getline line < reclaim) > 0) {
-		if (line ~ /^reclaim-stall: /) {
-			stall[++nstall] = line
-			continue
-		}
 		if (line !~ /^reclaim: /)
 			continue
 		fields(line, kv)
 		rk = kv["impl"] "," kv["flavor"] "," kv["updaters"]
 		rate[rk] = si(kv["updates/s"])
 		peak[rk] = kv["peak_waiting"]
+		any = 1
 	}
+	if (!any)
+		return
 	print "\nReclamation (bench-reclaim): M updates/s of updaters that allocate an element and retire it,"
 	print "each by rculist_free_rcu() or by rculist_call_rcu(); x: free_rcu's 2 updaters over its 1 and"
 	print "over call_rcu's 2; peak: most blocks waiting for a grace period at once (free_rcu, 2 updaters)"
@@ -99,8 +116,14 @@ END {
 		printf "%-6s %11.2f %11.2f %5.2fx %11.2f %9.2fx %10d\n", f, rate[a] / 1e6, \
 			rate[b] / 1e6, rate[b] / rate[a], rate[c] / 1e6, rate[b] / rate[c], peak[b]
 	}
+}
+# bench-full's stalled reader: reclaim-stall: flavor=F limit=L seconds=S peak=P ...
+function stall_table(    line, stall, nstall, kv, i) {
+	while ((getline line < stall_txt) > 0)
+		if (line ~ /^reclaim-stall: /)
+			stall[++nstall] = line
 	if (!nstall)
-		exit
+		return
 	print "\nA reader stalled in its section, 2 updaters retiring 256-byte elements flat out"
 	print "(bench/reclaim.c -s, docs/memory.md): with a limit, then without"
 	printf "\n%-6s %7s %7s %10s %12s %10s %10s %s\n", "flavor", "limit", "seconds", "peak", \
@@ -109,7 +132,7 @@ END {
 		fields(stall[i], kv)
 		printf "%-6s %7s %7s %10s %12s %10s %10s %s\n", kv["flavor"], kv["limit"], \
 			kv["seconds"], kv["peak"], kv["rss_growth_mib"], kv["rss_mib_per_s"], \
-			kv["throttled"], kv["verdict"]
+			kv["throttled"], substr(stall[i], index(stall[i], "verdict=") + 8)
 	}
 }
 # "21.68M" (bench/reclaim.c's print_si) as a number.
@@ -122,14 +145,17 @@ function si(v,    mult) {
 	return v * mult
 }
 # bench-poll's latency lines: poll flavor=F op=O readers=R p50_us=.. p99_us=..
-function poll_table(    line, kv, pk, i, f) {
+function poll_table(    line, kv, pk, i, f, any) {
 	while ((getline line < poll) > 0) {
 		if (line !~ /^poll .* readers=/)
 			continue
 		fields(line, kv)
 		pk = kv["flavor"] "," kv["op"] "," kv["readers"]
 		p50[pk] = kv["p50_us"]; p99[pk] = kv["p99_us"]
+		any = 1
 	}
+	if (!any)
+		return
 	print "\nGrace periods (bench-poll): us from rculist_start_poll_synchronize_rcu() to a satisfied"
 	print "cookie, beside one rculist_synchronize_rcu(), p50/p99, with no reader and with one reader"
 	printf "\n%-6s %21s %21s %21s %21s\n", "flavor", "start_to_satisfied:0", \
