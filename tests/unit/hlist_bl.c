@@ -54,14 +54,15 @@ static void check_bl_keys(const struct cds_hlist_bl_head *h, int lk,
 		pos = pos->next;
 	}
 	cr_assert_null(pos, "%s: list longer than %zu keys", where, n);
-	cr_assert_eq(cds_hlist_bl_empty(h), n == 0, "%s: cds_hlist_bl_empty", where);
+	cr_assert_eq(cds_hlist_bl_empty(h), n == 0, "%s: cds_hlist_bl_empty",
+		     where);
 }
 
-#define CHECK_BL(h, lk, ...)						\
-	do {								\
-		static const int keys_[] = { __VA_ARGS__ };		\
+#define CHECK_BL(h, lk, ...)                                                  \
+	do {                                                                  \
+		static const int keys_[] = { __VA_ARGS__ };                   \
 		check_bl_keys(h, lk, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-			      #h);					\
+			      #h);                                            \
 	} while (0)
 #define CHECK_BL_EMPTY(h, lk) check_bl_keys(h, lk, NULL, 0, #h)
 
@@ -69,7 +70,7 @@ static void init_items(struct bitem *it, size_t n)
 {
 	size_t i;
 
-	memset(it, 0xa5, n * sizeof(*it));	/* garbage, as if never initialised */
+	memset(it, 0xa5, n * sizeof(*it)); /* garbage, as if never initialised */
 	for (i = 0; i < n; i++)
 		it[i].key = (int)i + 1;
 }
@@ -160,14 +161,14 @@ Test(hlist_bl, add_before_and_behind)
 	init_items(it, 5);
 	CDS_INIT_HLIST_BL_HEAD(&h);
 	cds_hlist_bl_lock(&h);
-	cds_hlist_bl_add_head(&it[2].node, &h);		/* [h] -> 3 */
-	cds_hlist_bl_add_before(&it[0].node, &it[2].node);	/* before first */
+	cds_hlist_bl_add_head(&it[2].node, &h);		   /* [h] -> 3 */
+	cds_hlist_bl_add_before(&it[0].node, &it[2].node); /* before first */
 	CHECK_BL(&h, 1, 1, 3);
-	cds_hlist_bl_add_before(&it[1].node, &it[2].node);	/* in the middle */
+	cds_hlist_bl_add_before(&it[1].node, &it[2].node); /* in the middle */
 	CHECK_BL(&h, 1, 1, 2, 3);
-	cds_hlist_bl_add_behind(&it[4].node, &it[2].node);	/* after last */
+	cds_hlist_bl_add_behind(&it[4].node, &it[2].node); /* after last */
 	CHECK_BL(&h, 1, 1, 2, 3, 5);
-	cds_hlist_bl_add_behind(&it[3].node, &it[2].node);	/* in the middle */
+	cds_hlist_bl_add_behind(&it[3].node, &it[2].node); /* in the middle */
 	CHECK_BL(&h, 1, 1, 2, 3, 4, 5);
 	cds_hlist_bl_unlock(&h);
 	CHECK_BL(&h, 0, 1, 2, 3, 4, 5);
@@ -186,13 +187,13 @@ Test(hlist_bl, del_every_position_keeps_lock_bit)
 	for (i = 3; i >= 0; i--)
 		cds_hlist_bl_add_head(&it[i].node, &h);
 	CHECK_BL(&h, 1, 1, 2, 3, 4);
-	cds_hlist_bl_del(&it[1].node);			/* middle */
+	cds_hlist_bl_del(&it[1].node); /* middle */
 	CHECK_BL(&h, 1, 1, 3, 4);
-	cds_hlist_bl_del(&it[0].node);			/* first */
+	cds_hlist_bl_del(&it[0].node); /* first */
 	CHECK_BL(&h, 1, 3, 4);
-	cds_hlist_bl_del(&it[3].node);			/* last */
+	cds_hlist_bl_del(&it[3].node); /* last */
 	CHECK_BL(&h, 1, 3);
-	cds_hlist_bl_del(&it[2].node);			/* only */
+	cds_hlist_bl_del(&it[2].node); /* only */
 	CHECK_BL_EMPTY(&h, 1);
 	cds_hlist_bl_unlock(&h);
 	CHECK_BL_EMPTY(&h, 0);
@@ -320,7 +321,7 @@ static void *lock_worker(void *p)
 		if (__atomic_exchange_n(&a->inside, 1, __ATOMIC_RELAXED))
 			__atomic_store_n(&a->overlaps, 1, __ATOMIC_RELAXED);
 		v = *(volatile unsigned long *)a->counter;
-		if (i % 8 == 0)	/* hold the lock across a reschedule */
+		if (i % 8 == 0) /* hold the lock across a reschedule */
 			sched_yield();
 		*(volatile unsigned long *)a->counter = v + 1;
 		__atomic_store_n(&a->inside, 0, __ATOMIC_RELAXED);

@@ -578,7 +578,8 @@ Test(nulls, recycled_without_grace_period_readers_restart, .timeout = 30)
 		for (i = 0; i < NREADER; i++)
 			restarts += __atomic_load_n(&st[i].restarts,
 						    __ATOMIC_RELAXED);
-	} while (end - start < RUN_NS || (!restarts && end - start < 25 * RUN_NS));
+	} while (end - start < RUN_NS ||
+		 (!restarts && end - start < 25 * RUN_NS));
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < NUPDATER; i++) {
 		void *ret;
