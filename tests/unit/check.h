@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <criterion/criterion.h>
 
 #include <rculist.h>
@@ -34,6 +35,14 @@ struct item {
 	void suite##_##name##_impl(void) RCULIST_REQUIRES_RCU
 #define TEST_NO_RCU_ANALYSIS(suite, name)				\
 	void suite##_##name##_impl(void) RCULIST_NO_RCU_ANALYSIS
+
+/*
+ * The keys given, as the two arguments (array, count) that the check_*
+ * functions take: CHECK_LIST(h, 1, 2) is check_list_keys(h, KEYS(1, 2), "h").
+ */
+#define KEYS(...)							\
+	(const int[]){ __VA_ARGS__ },					\
+	sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int)
 
 #define ITEM_KEY(l)	(cds_list_entry(l, struct item, link)->key)
 #define HITEM_KEY(n)	(cds_hlist_entry(n, struct item, hnode)->key)
@@ -69,12 +78,20 @@ static inline void check_list_keys(const struct cds_list_head *head,
 	cr_assert_eq(pos, head, "%s: backward walk does not end at head", where);
 }
 
-#define CHECK_LIST(head, ...)						\
-	do {								\
-		static const int keys_[] = { __VA_ARGS__ };		\
-		check_list_keys(head, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-				#head);					\
-	} while (0)
+#define CHECK_LIST(head, ...) check_list_keys(head, KEYS(__VA_ARGS__), #head)
+
+/* Assert that @head holds exactly the keys of the string @keys, both ways. */
+static inline void check_list_str(const struct cds_list_head *head,
+				  const char *keys)
+{
+	int k[64] = { 0 };
+	size_t i, n = strlen(keys);
+
+	cr_assert_lt(n, sizeof(k) / sizeof(k[0]));
+	for (i = 0; i < n; i++)
+		k[i] = keys[i];
+	check_list_keys(head, k, n, keys);
+}
 
 /* Assert that @head is an empty circular list. */
 #define CHECK_EMPTY(head)						\
@@ -106,12 +123,7 @@ static inline void check_hlist_keys(const struct cds_hlist_head *head,
 	cr_assert_null(pos, "%s: list longer than %zu keys", where, n);
 }
 
-#define CHECK_HLIST(head, ...)						\
-	do {								\
-		static const int keys_[] = { __VA_ARGS__ };		\
-		check_hlist_keys(head, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-				 #head);				\
-	} while (0)
+#define CHECK_HLIST(head, ...) check_hlist_keys(head, KEYS(__VA_ARGS__), #head)
 
 /*
  * A test's knob from the environment: the number @name holds, @def

@@ -59,12 +59,7 @@ static void check_seen(const int *seen, size_t n, const int *keys, size_t nkeys,
 			     seen[i], keys[i]);
 }
 
-#define CHECK_SEEN(seen, n, ...)                                             \
-	do {                                                                 \
-		static const int keys_[] = { __VA_ARGS__ };                  \
-		check_seen(seen, n, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-			   #seen);                                           \
-	} while (0)
+#define CHECK_SEEN(seen, n, ...) check_seen(seen, n, KEYS(__VA_ARGS__), #seen)
 
 /* ------------------------------------------------------- heads, nodes */
 

@@ -58,12 +58,7 @@ static void check_bl_keys(const struct cds_hlist_bl_head *h, int lk,
 		     where);
 }
 
-#define CHECK_BL(h, lk, ...)                                                  \
-	do {                                                                  \
-		static const int keys_[] = { __VA_ARGS__ };                   \
-		check_bl_keys(h, lk, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-			      #h);                                            \
-	} while (0)
+#define CHECK_BL(h, lk, ...)  check_bl_keys(h, lk, KEYS(__VA_ARGS__), #h)
 #define CHECK_BL_EMPTY(h, lk) check_bl_keys(h, lk, NULL, 0, #h)
 
 static void init_items(struct bitem *it, size_t n)

@@ -195,18 +195,6 @@ static void free_item(struct item *it)
 #define DECLARE_iterators(test)	    TEST_NO_RCU_ANALYSIS(iterators, test)
 #define DECLARE_iterators_rcu(test) TEST_REQUIRES_RCU(iterators_rcu, test)
 
-/* [h] holds exactly @keys, checked both ways. */
-static void check_list_str(const char *keys)
-{
-	int k[NELEM];
-	size_t i, n = strlen(keys);
-
-	cr_assert_leq(n, NELEM);
-	for (i = 0; i < n; i++)
-		k[i] = keys[i];
-	check_list_keys(&h, k, n, keys);
-}
-
 /* The entry whose link is the head itself (where a failed search ends). */
 #define HEAD_ENTRY cds_list_entry(&h, struct item, link)
 
@@ -359,7 +347,7 @@ RCU_BREAKS(RCU_BREAK)
 		CHECK_VISITS(expect);					\
 		if (!(stop))						\
 			cr_assert_eq(kind##_LINK(pos), &h);		\
-		check_list_str(left);					\
+		check_list_str(&h, left);					\
 		cds_list_for_each_entry_safe(it, next, &h, link)	\
 			free_item(it);					\
 	}

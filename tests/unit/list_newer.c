@@ -345,11 +345,7 @@ static void check_nulls(const struct cds_hlist_nulls_head *h,
 	cr_assert_eq(cds_get_nulls_value(pos), marker, "%s: marker", where);
 }
 
-#define CHECK_NULLS(h, m, ...)                                                  \
-	do {                                                                    \
-		static const int keys_[] = { __VA_ARGS__ };                     \
-		check_nulls(h, m, keys_, sizeof(keys_) / sizeof(keys_[0]), #h); \
-	} while (0)
+#define CHECK_NULLS(h, m, ...) check_nulls(h, m, KEYS(__VA_ARGS__), #h)
 
 static void nfill(struct cds_hlist_nulls_head *h, size_t n)
 {

@@ -54,12 +54,8 @@ static void check_nulls_keys(const struct cds_hlist_nulls_head *head,
 }
 
 /* CHECK_NULLS(head, nulls, keys...); CHECK_NULLS_EMPTY(head, nulls). */
-#define CHECK_NULLS(head, nulls, ...)                                      \
-	do {                                                               \
-		static const int keys_[] = { __VA_ARGS__ };                \
-		check_nulls_keys(head, nulls, keys_,                       \
-				 sizeof(keys_) / sizeof(keys_[0]), #head); \
-	} while (0)
+#define CHECK_NULLS(head, nulls, ...) \
+	check_nulls_keys(head, nulls, KEYS(__VA_ARGS__), #head)
 #define CHECK_NULLS_EMPTY(head, nulls) \
 	check_nulls_keys(head, nulls, NULL, 0, #head)
 
