@@ -34,6 +34,33 @@ static inline void list_cases_setup(void)
 	CDS_INIT_LIST_HEAD(&g);
 }
 
+/* Make @head hold the elements named by @keys, in that order (OP(add_tail)). */
+static void build(struct cds_list_head *head, const char *keys)
+{
+	CDS_INIT_LIST_HEAD(head);
+	for (; *keys; keys++)
+		OP(add_tail)(L(*keys), head);
+}
+
+/*
+ * A head made empty by @init (OP_INIT: the plain or the _rcu one): one
+ * of garbage, and [h] <-> a <-> b (a and b left untouched).
+ */
+static inline void init_case(void (*init)(struct cds_list_head *))
+{
+	struct cds_list_head x;
+
+	memset(&x, 0x5a, sizeof(x));
+	init(&x);
+	CHECK_EMPTY(&x);
+	cr_assert(cds_list_empty_careful(&x));
+	cr_assert_eq(cds_list_count_nodes(&x), 0);
+	build(&h, "ab");
+	init(&h);
+	CHECK_EMPTY(&h);
+	cr_assert_eq(L('a')->next, L('b'));
+}
+
 typedef void splice_fn(struct cds_list_head *add, struct cds_list_head *head);
 typedef void build_fn(struct cds_list_head *head, const char *keys);
 typedef void add_fn(struct cds_list_head *elem, struct cds_list_head *at);
@@ -83,11 +110,13 @@ static inline void splice_case(splice_fn *splice, build_fn *fill,
 
 /*
  * The cases, as tests: X(plain test, _rcu test, the case it runs), the
- * operation named by OP(), which list_plain.c spells cds_list_<name> and
- * list_rcu.c cds_list_<name>_rcu.
+ * operations named by OP() and OP_INIT, which list_plain.c spells
+ * cds_list_<name> and CDS_INIT_LIST_HEAD, list_rcu.c cds_list_<name>_rcu
+ * and CDS_INIT_LIST_HEAD_RCU, before it includes this file.
  */
 /* clang-format off */
 #define LIST_CASES(X)							\
+	X(init_list_head, init_list_head_rcu, init_case(OP_INIT))	\
 	X(add_inserts_at_the_beginning, add_rcu_inserts_at_the_beginning, \
 	  add_case(OP(add), "a", "ba", "bca"))				\
 	X(add_tail_inserts_at_the_end, add_tail_rcu_inserts_at_the_end,	\

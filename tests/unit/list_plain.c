@@ -6,37 +6,18 @@
  */
 #include <string.h>
 
+/* The operations of list_cases.h: the plain ones. */
+#define OP(name) cds_list_##name
+#define OP_INIT	 CDS_INIT_LIST_HEAD
 #include "list_cases.h"
-
-/* Make @head hold the elements named by @keys, in that order. */
-static void build(struct cds_list_head *head, const char *keys)
-{
-	CDS_INIT_LIST_HEAD(head);
-	for (; *keys; keys++)
-		cds_list_add_tail(L(*keys), head);
-}
 
 TestSuite(list_plain, .timeout = 10, .init = list_cases_setup);
 
-/* The cases of list_cases.h, on the plain operations. */
-#define OP(name) cds_list_##name
 #define THIS_CASE(test, rcu_test, run_case) \
 	CASE_TEST(list_plain, test, run_case)
 LIST_CASES(THIS_CASE)
 
 /* ------------------------------------------------- initialisation */
-
-Test(list_plain, init_list_head)
-{
-	struct cds_list_head x;
-
-	/* before: x holds garbage   after: [x] (empty) */
-	memset(&x, 0x5a, sizeof(x));
-	CDS_INIT_LIST_HEAD(&x);
-	CHECK_EMPTY(&x);
-	cr_assert(cds_list_empty_careful(&x));
-	cr_assert_eq(cds_list_count_nodes(&x), 0);
-}
 
 Test(list_plain, init_list_head_reinitialises_a_used_head)
 {

@@ -8,6 +8,9 @@
  */
 #include <string.h>
 
+/* The operations of list_cases.h: the _rcu ones. */
+#define OP(name) cds_list_##name##_rcu
+#define OP_INIT	 CDS_INIT_LIST_HEAD_RCU
 #include "list_cases.h"
 
 static void setup(void)
@@ -22,37 +25,13 @@ static void teardown(void)
 	rculist_unregister_thread();
 }
 
-/* Make @head hold the elements named by @keys, with the _rcu add. */
-static void build(struct cds_list_head *head, const char *keys)
-{
-	CDS_INIT_LIST_HEAD_RCU(head);
-	for (; *keys; keys++)
-		cds_list_add_tail_rcu(L(*keys), head);
-}
-
 TestSuite(list_rcu, .timeout = 10, .init = setup, .fini = teardown);
 
-/* The cases of list_cases.h, on the _rcu operations. */
-#define OP(name) cds_list_##name##_rcu
 #define THIS_CASE(test, rcu_test, run_case) \
 	CASE_TEST(list_rcu, rcu_test, run_case)
 LIST_CASES(THIS_CASE)
 
 /* ------------------------------------------------- updates */
-
-Test(list_rcu, init_list_head_rcu)
-{
-	struct cds_list_head x;
-
-	/* before: x holds garbage   after: [x] */
-	memset(&x, 0x5a, sizeof(x));
-	CDS_INIT_LIST_HEAD_RCU(&x);
-	CHECK_EMPTY(&x);
-	/* a used head: before: [h] <-> a   after: [h] */
-	cds_list_add_rcu(L('a'), &h);
-	CDS_INIT_LIST_HEAD_RCU(&h);
-	CHECK_EMPTY(&h);
-}
 
 Test(list_rcu, del_rcu_leaves_next_and_prev_intact)
 {
