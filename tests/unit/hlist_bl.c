@@ -169,71 +169,75 @@ Test(hlist_bl, add_before_and_behind)
 	CHECK_BL(&h, 0, 1, 2, 3, 4, 5);
 }
 
-/* Deleting the first node rewrites first: the bit stays.  Every position. */
-Test(hlist_bl, del_every_position_keeps_lock_bit)
+/*
+ * A deletion (plain, _init or _rcu) at every position of the locked
+ * [h] -> 1 -> 2 -> 3 -> 4: the middle, the first, the last, the only.
+ * Deleting the first node rewrites first: the lock bit stays.  The deleted
+ * node then reads as unhashed (_init, and a second _init does nothing)
+ * and its next is NULL (_init) or still leads where it led (_rcu, for a
+ * reader standing on it).
+ */
+static const struct bl_del_step {
+	int at;
+	int after[3];
+	size_t n;
+} bl_del_steps[] = {
+	{ 1, { 1, 3, 4 }, 3 }, /* middle */
+	{ 0, { 3, 4 }, 2 },    /* first */
+	{ 3, { 3 }, 1 },       /* last */
+	{ 2, { 0 }, 0 },       /* only */
+};
+
+enum bl_del_next { BL_NEXT_ANY, BL_NEXT_NULL, BL_NEXT_KEPT };
+
+static void bl_del_case(void (*del)(struct cds_hlist_bl_node *), int init,
+			enum bl_del_next next)
 {
 	struct cds_hlist_bl_head h;
+	struct cds_hlist_bl_node *node, *was;
 	struct bitem it[4];
-	int i;
+	size_t i;
 
 	init_items(it, 4);
 	CDS_INIT_HLIST_BL_HEAD(&h);
 	cds_hlist_bl_lock(&h);
-	for (i = 3; i >= 0; i--)
+	for (i = 4; i-- > 0;)
 		cds_hlist_bl_add_head(&it[i].node, &h);
 	CHECK_BL(&h, 1, 1, 2, 3, 4);
-	cds_hlist_bl_del(&it[1].node); /* middle */
-	CHECK_BL(&h, 1, 1, 3, 4);
-	cds_hlist_bl_del(&it[0].node); /* first */
-	CHECK_BL(&h, 1, 3, 4);
-	cds_hlist_bl_del(&it[3].node); /* last */
-	CHECK_BL(&h, 1, 3);
-	cds_hlist_bl_del(&it[2].node); /* only */
-	CHECK_BL_EMPTY(&h, 1);
+	for (i = 0; i < sizeof(bl_del_steps) / sizeof(bl_del_steps[0]); i++) {
+		node = &it[bl_del_steps[i].at].node;
+		was = node->next;
+		del(node);
+		check_bl_keys(&h, 1, bl_del_steps[i].after, bl_del_steps[i].n,
+			      "after a deletion");
+		if (init)
+			cr_assert(cds_hlist_bl_unhashed(node), "step %zu", i);
+		if (next == BL_NEXT_NULL)
+			cr_assert_null(node->next, "step %zu", i);
+		if (next == BL_NEXT_KEPT)
+			cr_assert_eq(node->next, was, "step %zu", i);
+	}
+	if (init) {
+		del(&it[0].node);
+		CHECK_BL_EMPTY(&h, 1);
+	}
 	cds_hlist_bl_unlock(&h);
 	CHECK_BL_EMPTY(&h, 0);
 }
 
-/* del_init: unhashed afterwards, and a second del_init does nothing. */
-Test(hlist_bl, del_init_twice)
+Test(hlist_bl, del_every_position_keeps_lock_bit)
 {
-	struct cds_hlist_bl_head h;
-	struct bitem it[2];
-
-	init_items(it, 2);
-	CDS_INIT_HLIST_BL_HEAD(&h);
-	cds_hlist_bl_lock(&h);
-	cds_hlist_bl_add_head(&it[1].node, &h);
-	cds_hlist_bl_add_head(&it[0].node, &h);
-	cr_assert_not(cds_hlist_bl_unhashed(&it[0].node));
-	cds_hlist_bl_del_init(&it[0].node);
-	CHECK_BL(&h, 1, 2);
-	cr_assert(cds_hlist_bl_unhashed(&it[0].node));
-	cr_assert_null(it[0].node.next);
-	cds_hlist_bl_del_init(&it[0].node);
-	CHECK_BL(&h, 1, 2);
-	cds_hlist_bl_unlock(&h);
+	bl_del_case(cds_hlist_bl_del, 0, BL_NEXT_ANY);
 }
 
-/* del_rcu: the deleted node keeps its next for a reader standing on it. */
+Test(hlist_bl, del_init_twice)
+{
+	bl_del_case(cds_hlist_bl_del_init, 1, BL_NEXT_NULL);
+}
+
 Test(hlist_bl, del_rcu_keeps_next)
 {
-	struct cds_hlist_bl_head h;
-	struct bitem it[3];
-	int i;
-
-	init_items(it, 3);
-	CDS_INIT_HLIST_BL_HEAD(&h);
-	cds_hlist_bl_lock(&h);
-	for (i = 2; i >= 0; i--)
-		cds_hlist_bl_add_head_rcu(&it[i].node, &h);
-	cds_hlist_bl_del_rcu(&it[1].node);
-	CHECK_BL(&h, 1, 1, 3);
-	cr_assert_eq(it[1].node.next, &it[2].node);
-	cds_hlist_bl_del_rcu(&it[0].node);
-	CHECK_BL(&h, 1, 3);
-	cr_assert_eq(it[0].node.next, &it[2].node);
-	cds_hlist_bl_unlock(&h);
+	bl_del_case(cds_hlist_bl_del_rcu, 0, BL_NEXT_KEPT);
 }
 
 /* The iterators: the kernel's argument lists; the lock bit never shows. */
