@@ -44,6 +44,26 @@ struct item {
 	(const int[]){ __VA_ARGS__ },					\
 	sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int)
 
+/*
+ * The walks of the _rcu iterators run between reader_begin() and
+ * reader_end(), a read-side section of a registered thread; a table of
+ * walks names NO_SECTION for the plain ones.
+ */
+static inline void reader_begin(void) RCULIST_ACQUIRES_RCU
+{
+	rculist_register_thread();
+	rculist_read_lock();
+}
+
+static inline void reader_end(void) RCULIST_RELEASES_RCU
+{
+	rculist_read_unlock();
+	rculist_quiescent_state();
+	rculist_unregister_thread();
+}
+
+#define NO_SECTION() ((void)0)
+
 #define ITEM_KEY(l)	(cds_list_entry(l, struct item, link)->key)
 #define HITEM_KEY(n)	(cds_hlist_entry(n, struct item, hnode)->key)
 

@@ -508,23 +508,6 @@ Test(hlist, entry_and_entry_safe)
 
 /* ----------------------------------------------------------- iterators */
 
-/* The _rcu iterators run inside a read-side section of a registered thread. */
-static void reader_begin(void) RCULIST_ACQUIRES_RCU
-{
-	rculist_register_thread();
-	rculist_read_lock();
-}
-
-static void reader_end(void) RCULIST_RELEASES_RCU
-{
-	rculist_read_unlock();
-	rculist_quiescent_state();
-	rculist_unregister_thread();
-}
-
-/* The plain iterators run outside any section. */
-#define NO_SECTION() ((void)0)
-
 /* A walk test's list, [h] -> 1 -> 2 -> 3, and the keys its walks saw. */
 struct walk {
 	struct cds_hlist_head h;
