@@ -64,6 +64,22 @@ static inline void reader_end(void) RCULIST_RELEASES_RCU
 
 #define NO_SECTION() ((void)0)
 
+/*
+ * What the next of a node just deleted reads, by the deletion: anything
+ * (NEXT_ANY), NULL (the _init forms of hlists), or what it read before
+ * (@was: the _rcu forms, for a reader standing on the node).
+ */
+enum del_next { NEXT_ANY, NEXT_NULL, NEXT_KEPT };
+
+static inline void check_deleted_next(const void *next, const void *was,
+				      enum del_next want, size_t step)
+{
+	if (want == NEXT_NULL)
+		cr_assert_null(next, "step %zu: next is not NULL", step);
+	if (want == NEXT_KEPT)
+		cr_assert_eq(next, was, "step %zu: next changed", step);
+}
+
 #define ITEM_KEY(l)	(cds_list_entry(l, struct item, link)->key)
 #define HITEM_KEY(n)	(cds_hlist_entry(n, struct item, hnode)->key)
 

@@ -314,8 +314,6 @@ static const struct del_step {
 	{ 2, { 0 }, 0 },
 };
 
-enum del_next { NEXT_ANY, NEXT_NULL, NEXT_KEPT };
-
 static void del_case(void (*del)(struct cds_hlist_node *), int unhashes,
 		     enum del_next next)
 {
@@ -331,12 +329,8 @@ static void del_case(void (*del)(struct cds_hlist_node *), int unhashes,
 		del(node);
 		check_hlist_keys(&h, del_steps[i].after, del_steps[i].n,
 				 "after a deletion");
-		if (unhashes)
-			cr_assert(cds_hlist_unhashed(node), "step %zu", i);
-		if (next == NEXT_NULL)
-			cr_assert_null(node->next, "step %zu", i);
-		if (next == NEXT_KEPT)
-			cr_assert_eq(node->next, was, "step %zu", i);
+		cr_assert(!unhashes || cds_hlist_unhashed(node), "step %zu", i);
+		check_deleted_next(node->next, was, next, i);
 	}
 	CHECK_HEMPTY(&h);
 }

@@ -188,10 +188,8 @@ static const struct bl_del_step {
 	{ 2, { 0 }, 0 },       /* only */
 };
 
-enum bl_del_next { BL_NEXT_ANY, BL_NEXT_NULL, BL_NEXT_KEPT };
-
 static void bl_del_case(void (*del)(struct cds_hlist_bl_node *), int init,
-			enum bl_del_next next)
+			enum del_next next)
 {
 	struct cds_hlist_bl_head h;
 	struct cds_hlist_bl_node *node, *was;
@@ -210,12 +208,8 @@ static void bl_del_case(void (*del)(struct cds_hlist_bl_node *), int init,
 		del(node);
 		check_bl_keys(&h, 1, bl_del_steps[i].after, bl_del_steps[i].n,
 			      "after a deletion");
-		if (init)
-			cr_assert(cds_hlist_bl_unhashed(node), "step %zu", i);
-		if (next == BL_NEXT_NULL)
-			cr_assert_null(node->next, "step %zu", i);
-		if (next == BL_NEXT_KEPT)
-			cr_assert_eq(node->next, was, "step %zu", i);
+		cr_assert(!init || cds_hlist_bl_unhashed(node), "step %zu", i);
+		check_deleted_next(node->next, was, next, i);
 	}
 	if (init) {
 		del(&it[0].node);
@@ -227,17 +221,17 @@ static void bl_del_case(void (*del)(struct cds_hlist_bl_node *), int init,
 
 Test(hlist_bl, del_every_position_keeps_lock_bit)
 {
-	bl_del_case(cds_hlist_bl_del, 0, BL_NEXT_ANY);
+	bl_del_case(cds_hlist_bl_del, 0, NEXT_ANY);
 }
 
 Test(hlist_bl, del_init_twice)
 {
-	bl_del_case(cds_hlist_bl_del_init, 1, BL_NEXT_NULL);
+	bl_del_case(cds_hlist_bl_del_init, 1, NEXT_NULL);
 }
 
 Test(hlist_bl, del_rcu_keeps_next)
 {
-	bl_del_case(cds_hlist_bl_del_rcu, 0, BL_NEXT_KEPT);
+	bl_del_case(cds_hlist_bl_del_rcu, 0, NEXT_KEPT);
 }
 
 /* The iterators: the kernel's argument lists; the lock bit never shows. */
