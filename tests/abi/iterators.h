@@ -38,6 +38,30 @@ static void iter_expect(long got, long want, const char *what)
 
 #define SIG(sig, key) ((sig) = (sig) * 10 + (key))
 
+/*
+ * One walk, the case of most iterators: the loop header after @want and
+ * @key (an iterator and its arguments) runs with @key as its body; the
+ * keys visited, as digits, must read @want.  A failure names the loop
+ * as written.  Walks that change the list in their body are spelt out.
+ */
+#define WALK(want, key, ...)                             \
+	do {                                             \
+		long sig_ = 0;                           \
+		__VA_ARGS__                              \
+		SIG(sig_, key);                          \
+		iter_expect(sig_, want, #__VA_ARGS__);   \
+	} while (0)
+
+static int lkey(struct cds_list_head *pos)
+{
+	return cds_list_entry(pos, struct node, link)->key;
+}
+
+static int hkey(struct cds_hlist_node *pos)
+{
+	return cds_hlist_entry(pos, struct node, hnode)->key;
+}
+
 /* Build [h] <-> 1 <-> 2 <-> 3 <-> 4 <-> 5 and [hh] -> 1 <-> ... <-> 5. */
 static void iter_build(struct node *n, struct cds_list_head *h,
 		       struct cds_hlist_head *hh)
@@ -65,26 +89,15 @@ static void iter_circular(struct node *n, struct cds_list_head *h)
 
 	CDS_INIT_LIST_HEAD(&other);
 
-	sig = 0;
-	cds_list_for_each(pos, h)
-		SIG(sig, cds_list_entry(pos, struct node, link)->key);
-	iter_expect(sig, 12345, "cds_list_for_each");
-
-	sig = 0;
-	cds_list_for_each_prev(pos, h)
-		SIG(sig, cds_list_entry(pos, struct node, link)->key);
-	iter_expect(sig, 54321, "cds_list_for_each_prev");
-
-	sig = 0;
+	WALK(12345, lkey(pos), cds_list_for_each(pos, h));
+	WALK(54321, lkey(pos), cds_list_for_each_prev(pos, h));
 	pos = &n[1].link;
-	cds_list_for_each_continue(pos, h)
-		SIG(sig, cds_list_entry(pos, struct node, link)->key);
-	iter_expect(sig, 345, "cds_list_for_each_continue");
+	WALK(345, lkey(pos), cds_list_for_each_continue(pos, h));
 
 	/* before: [h] 1..5 [other]   after: [h]   [other] 1..5 */
 	sig = 0;
 	cds_list_for_each_safe(pos, p, h) {
-		SIG(sig, cds_list_entry(pos, struct node, link)->key);
+		SIG(sig, lkey(pos));
 		cds_list_move_tail(pos, &other);
 	}
 	iter_expect(sig, 12345, "cds_list_for_each_safe");
@@ -93,45 +106,23 @@ static void iter_circular(struct node *n, struct cds_list_head *h)
 	/* before: [other] 1..5   after: [h] 1..5 (moved to front, last first) */
 	sig = 0;
 	cds_list_for_each_prev_safe(pos, p, &other) {
-		SIG(sig, cds_list_entry(pos, struct node, link)->key);
+		SIG(sig, lkey(pos));
 		cds_list_move(pos, h);
 	}
 	iter_expect(sig, 54321, "cds_list_for_each_prev_safe");
 
-	sig = 0;
-	cds_list_for_each_entry(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_list_for_each_entry");
+	WALK(12345, e->key, cds_list_for_each_entry(e, h, link));
 	iter_expect(&e->link == h, 1, "entry loop ends on the head");
 
-	sig = 0;
-	cds_list_for_each_entry_reverse(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 54321, "cds_list_for_each_entry_reverse");
-
-	sig = 0;
+	WALK(54321, e->key, cds_list_for_each_entry_reverse(e, h, link));
 	e = &n[1];
-	cds_list_for_each_entry_continue(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_list_for_each_entry_continue");
-
-	sig = 0;
+	WALK(345, e->key, cds_list_for_each_entry_continue(e, h, link));
 	e = &n[3];
-	cds_list_for_each_entry_continue_reverse(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 321, "cds_list_for_each_entry_continue_reverse");
-
-	sig = 0;
+	WALK(321, e->key, cds_list_for_each_entry_continue_reverse(e, h, link));
 	e = &n[2];
-	cds_list_for_each_entry_from(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_list_for_each_entry_from");
-
-	sig = 0;
+	WALK(345, e->key, cds_list_for_each_entry_from(e, h, link));
 	e = &n[2];
-	cds_list_for_each_entry_from_reverse(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 321, "cds_list_for_each_entry_from_reverse");
+	WALK(321, e->key, cds_list_for_each_entry_from_reverse(e, h, link));
 
 	/* before: [h] 1..5   after: [h] 1 2 4 5 (3 to other, then back) */
 	sig = 0;
@@ -141,23 +132,13 @@ static void iter_circular(struct node *n, struct cds_list_head *h)
 			cds_list_move(&e->link, &other);
 	}
 	iter_expect(sig, 12345, "cds_list_for_each_entry_safe");
-	sig = 0;
-	cds_list_for_each_entry_safe_reverse(e, tmp, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 5421, "cds_list_for_each_entry_safe_reverse");
+	WALK(5421, e->key, cds_list_for_each_entry_safe_reverse(e, tmp, h, link));
 	cds_list_move(&n[2].link, &n[1].link);
 
-	sig = 0;
 	e = &n[2];
-	cds_list_for_each_entry_safe_from(e, tmp, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_list_for_each_entry_safe_from");
-
-	sig = 0;
+	WALK(345, e->key, cds_list_for_each_entry_safe_from(e, tmp, h, link));
 	e = &n[1];
-	cds_list_for_each_entry_safe_continue(e, tmp, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_list_for_each_entry_safe_continue");
+	WALK(345, e->key, cds_list_for_each_entry_safe_continue(e, tmp, h, link));
 
 	/* Nested loops of one iterator: no shadowing, head evaluated once. */
 	pairs = 0;
@@ -172,32 +153,13 @@ static void iter_circular(struct node *n, struct cds_list_head *h)
 	}
 	iter_expect(pairs, 15, "nested entry loops with break");
 
-	sig = 0;
-	cds_list_for_each_rcu(pos, h)
-		SIG(sig, cds_list_entry(pos, struct node, link)->key);
-	iter_expect(sig, 12345, "cds_list_for_each_rcu");
-
-	sig = 0;
-	cds_list_for_each_entry_rcu(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_list_for_each_entry_rcu");
-
-	sig = 0;
-	cds_list_for_each_entry_reverse_rcu(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 54321, "cds_list_for_each_entry_reverse_rcu");
-
-	sig = 0;
+	WALK(12345, lkey(pos), cds_list_for_each_rcu(pos, h));
+	WALK(12345, e->key, cds_list_for_each_entry_rcu(e, h, link));
+	WALK(54321, e->key, cds_list_for_each_entry_reverse_rcu(e, h, link));
 	e = &n[1];
-	cds_list_for_each_entry_continue_rcu(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_list_for_each_entry_continue_rcu");
-
-	sig = 0;
+	WALK(345, e->key, cds_list_for_each_entry_continue_rcu(e, h, link));
 	e = &n[2];
-	cds_list_for_each_entry_from_rcu(e, h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_list_for_each_entry_from_rcu");
+	WALK(345, e->key, cds_list_for_each_entry_from_rcu(e, h, link));
 }
 
 static void iter_linear(struct node *n, struct cds_hlist_head *hh)
@@ -207,81 +169,37 @@ static void iter_linear(struct node *n, struct cds_hlist_head *hh)
 	struct node *e, *tmp;
 	long sig;
 
-	sig = 0;
-	cds_hlist_for_each(pos, hh)
-		SIG(sig, cds_hlist_entry(pos, struct node, hnode)->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each");
+	WALK(12345, hkey(pos), cds_hlist_for_each(pos, hh));
 
 	/* before: [hh] 1..5   after: [hh] 1 2 4 5 (3 deleted, re-added) */
 	sig = 0;
 	cds_hlist_for_each_safe(pos, p, hh) {
-		SIG(sig, cds_hlist_entry(pos, struct node, hnode)->key);
+		SIG(sig, hkey(pos));
 		if (pos == &n[2].hnode)
 			cds_hlist_del(pos);
 	}
 	iter_expect(sig, 12345, "cds_hlist_for_each_safe");
 	cds_hlist_add_behind(&n[2].hnode, &n[1].hnode);
 
-	sig = 0;
-	cds_hlist_for_each_entry(e, pos, hh, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_entry");
+	WALK(12345, e->key, cds_hlist_for_each_entry(e, pos, hh, hnode));
 	iter_expect(pos == NULL, 1, "cds_hlist_for_each_entry ends NULL");
 
-	sig = 0;
-	cds_hlist_for_each_entry_safe(e, pos, p, hh, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_entry_safe");
-
-	sig = 0;
-	cds_hlist_for_each_entry_2(e, hh, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_entry_2");
+	WALK(12345, e->key, cds_hlist_for_each_entry_safe(e, pos, p, hh, hnode));
+	WALK(12345, e->key, cds_hlist_for_each_entry_2(e, hh, hnode));
 	iter_expect(e == NULL, 1, "cds_hlist_for_each_entry_2 ends NULL");
 
-	sig = 0;
-	cds_hlist_for_each_entry_safe_2(e, tmp, hh, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_entry_safe_2");
-
-	sig = 0;
+	WALK(12345, e->key, cds_hlist_for_each_entry_safe_2(e, tmp, hh, hnode));
 	e = &n[1];
-	cds_hlist_for_each_entry_continue(e, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_hlist_for_each_entry_continue");
-
-	sig = 0;
+	WALK(345, e->key, cds_hlist_for_each_entry_continue(e, hnode));
 	e = &n[2];
-	cds_hlist_for_each_entry_from(e, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_hlist_for_each_entry_from");
-
-	sig = 0;
-	cds_hlist_for_each_rcu(pos, hh)
-		SIG(sig, cds_hlist_entry(pos, struct node, hnode)->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_rcu");
-
-	sig = 0;
-	cds_hlist_for_each_entry_rcu(e, pos, hh, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_entry_rcu");
-
-	sig = 0;
-	cds_hlist_for_each_entry_rcu_2(e, hh, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_entry_rcu_2");
-
-	sig = 0;
+	WALK(345, e->key, cds_hlist_for_each_entry_from(e, hnode));
+	WALK(12345, hkey(pos), cds_hlist_for_each_rcu(pos, hh));
+	WALK(12345, e->key, cds_hlist_for_each_entry_rcu(e, pos, hh, hnode));
+	WALK(12345, e->key, cds_hlist_for_each_entry_rcu_2(e, hh, hnode));
 	e = &n[1];
-	cds_hlist_for_each_entry_continue_rcu(e, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_hlist_for_each_entry_continue_rcu");
-
-	sig = 0;
+	WALK(345, e->key, cds_hlist_for_each_entry_continue_rcu(e, hnode));
 	e = &n[2];
-	cds_hlist_for_each_entry_from_rcu(e, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_hlist_for_each_entry_from_rcu");
+	WALK(345, e->key, cds_hlist_for_each_entry_from_rcu(e, hnode));
 }
 
 /* [nh] -> 1 <-> 2 <-> 3 <-> 4 <-> 5 -> nulls(7) */
@@ -290,23 +208,16 @@ static void iter_nulls(struct node *n) RCULIST_REQUIRES_RCU
 	struct cds_hlist_nulls_head nh;
 	struct cds_hlist_nulls_node *pos;
 	struct node *e;
-	long sig;
 	int i;
 
 	CDS_INIT_HLIST_NULLS_HEAD(&nh, 7);
 	for (i = NNODES; i-- > 0;)
 		cds_hlist_nulls_add_head(&n[i].nnode, &nh);
 
-	sig = 0;
-	cds_hlist_nulls_for_each_entry(e, pos, &nh, nnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_nulls_for_each_entry");
+	WALK(12345, e->key, cds_hlist_nulls_for_each_entry(e, pos, &nh, nnode));
 	iter_expect((long)cds_get_nulls_value(pos), 7, "nulls walk ends on 7");
 
-	sig = 0;
-	cds_hlist_nulls_for_each_entry_rcu(e, pos, &nh, nnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_nulls_for_each_entry_rcu");
+	WALK(12345, e->key, cds_hlist_nulls_for_each_entry_rcu(e, pos, &nh, nnode));
 	iter_expect((long)cds_get_nulls_value(pos), 7, "nulls rcu walk ends on 7");
 }
 
@@ -332,11 +243,8 @@ static void iter_nulls_more(struct node *n)
 	iter_expect(sig, 12345, "cds_hlist_nulls_for_each_entry_safe");
 	iter_expect((long)cds_get_nulls_value(pos), 7, "nulls safe walk ends on 7");
 
-	sig = 0;
 	pos = &n[2].nnode;
-	cds_hlist_nulls_for_each_entry_from(e, pos, nnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_hlist_nulls_for_each_entry_from");
+	WALK(345, e->key, cds_hlist_nulls_for_each_entry_from(e, pos, nnode));
 }
 
 /* [bh] -> 1 <-> 2 <-> 3 <-> 4 <-> 5, bit-locked; and the newer accessors. */
@@ -353,15 +261,8 @@ static void iter_bl(struct node *n, struct cds_list_head *h) RCULIST_REQUIRES_RC
 	for (i = NNODES; i-- > 0;)
 		cds_hlist_bl_add_head(&n[i].blnode, &bh);
 
-	sig = 0;
-	cds_hlist_bl_for_each_entry(e, pos, &bh, blnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_bl_for_each_entry");
-
-	sig = 0;
-	cds_hlist_bl_for_each_entry_rcu(e, pos, &bh, blnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_bl_for_each_entry_rcu");
+	WALK(12345, e->key, cds_hlist_bl_for_each_entry(e, pos, &bh, blnode));
+	WALK(12345, e->key, cds_hlist_bl_for_each_entry_rcu(e, pos, &bh, blnode));
 
 	sig = 0;
 	cds_hlist_bl_for_each_entry_safe(e, pos, tmp, &bh, blnode) {
@@ -372,10 +273,7 @@ static void iter_bl(struct node *n, struct cds_list_head *h) RCULIST_REQUIRES_RC
 	iter_expect(sig, 12345, "cds_hlist_bl_for_each_entry_safe");
 	iter_expect(cds_hlist_bl_is_locked(&bh), 1, "bl lock bit kept");
 	cds_hlist_bl_unlock(&bh);
-	sig = 0;
-	cds_hlist_bl_for_each_entry(e, pos, &bh, blnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 24, "cds_hlist_bl_for_each_entry after deletes");
+	WALK(24, e->key, cds_hlist_bl_for_each_entry(e, pos, &bh, blnode));
 
 	/* h is [h] <-> 1 <-> 2 <-> 3 <-> 4 <-> 5 */
 	e = cds_list_last_entry_or_null(h, struct node, link);
@@ -402,16 +300,13 @@ static void iter_sort(struct node *n)
 {
 	struct cds_list_head h;
 	struct node *e;
-	long sig = 0;
 	int i;
 
 	CDS_INIT_LIST_HEAD(&h);
 	for (i = 0; i < NNODES; i++)
 		cds_list_add(&n[i].link, &h);
 	cds_list_sort(NULL, &h, iter_cmp);
-	cds_list_for_each_entry(e, &h, link)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_list_sort");
+	WALK(12345, e->key, cds_list_for_each_entry(e, &h, link));
 }
 
 /*
@@ -431,80 +326,37 @@ static void iter_with_cond(struct node *n, struct cds_list_head *h,
 	struct cds_hlist_bl_head bh;
 	struct cds_hlist_bl_node *bpos;
 	struct node *e;
-	long sig;
+	const int held = iter_update_lock_held;
 	int i;
 
-	sig = 0;
-	cds_list_for_each_rcu(pos, h, iter_update_lock_held)
-		SIG(sig, cds_list_entry(pos, struct node, link)->key);
-	iter_expect(sig, 12345, "cds_list_for_each_rcu, cond");
-
-	sig = 0;
-	cds_list_for_each_entry_rcu(e, h, link, iter_update_lock_held)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_list_for_each_entry_rcu, cond");
-
-	sig = 0;
-	cds_list_for_each_entry_reverse_rcu(e, h, link, iter_update_lock_held)
-		SIG(sig, e->key);
-	iter_expect(sig, 54321, "cds_list_for_each_entry_reverse_rcu, cond");
-
-	sig = 0;
+	WALK(12345, lkey(pos), cds_list_for_each_rcu(pos, h, held));
+	WALK(12345, e->key, cds_list_for_each_entry_rcu(e, h, link, held));
+	WALK(54321, e->key, cds_list_for_each_entry_reverse_rcu(e, h, link, held));
 	e = &n[1];
-	cds_list_for_each_entry_continue_rcu(e, h, link, iter_update_lock_held)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_list_for_each_entry_continue_rcu, cond");
-
-	sig = 0;
+	WALK(345, e->key, cds_list_for_each_entry_continue_rcu(e, h, link, held));
 	e = &n[2];
-	cds_list_for_each_entry_from_rcu(e, h, link, iter_update_lock_held)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_list_for_each_entry_from_rcu, cond");
-
-	sig = 0;
-	cds_hlist_for_each_rcu(hpos, hh, iter_update_lock_held)
-		SIG(sig, cds_hlist_entry(hpos, struct node, hnode)->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_rcu, cond");
-
-	sig = 0;
-	cds_hlist_for_each_entry_rcu(e, hpos, hh, hnode, iter_update_lock_held)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_entry_rcu, cond");
-
-	sig = 0;
-	cds_hlist_for_each_entry_rcu_2(e, hh, hnode, iter_update_lock_held)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_for_each_entry_rcu_2, cond");
-
-	sig = 0;
+	WALK(345, e->key, cds_list_for_each_entry_from_rcu(e, h, link, held));
+	WALK(12345, hkey(hpos), cds_hlist_for_each_rcu(hpos, hh, held));
+	WALK(12345, e->key, cds_hlist_for_each_entry_rcu(e, hpos, hh, hnode, held));
+	WALK(12345, e->key, cds_hlist_for_each_entry_rcu_2(e, hh, hnode, held));
 	e = &n[1];
-	cds_hlist_for_each_entry_continue_rcu(e, hnode, iter_update_lock_held)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_hlist_for_each_entry_continue_rcu, cond");
-
-	sig = 0;
+	WALK(345, e->key, cds_hlist_for_each_entry_continue_rcu(e, hnode, held));
 	e = &n[2];
-	cds_hlist_for_each_entry_from_rcu(e, hnode, iter_update_lock_held)
-		SIG(sig, e->key);
-	iter_expect(sig, 345, "cds_hlist_for_each_entry_from_rcu, cond");
+	WALK(345, e->key, cds_hlist_for_each_entry_from_rcu(e, hnode, held));
 
 	CDS_INIT_HLIST_NULLS_HEAD(&nh, 7);
 	for (i = NNODES; i-- > 0;)
 		cds_hlist_nulls_add_head(&n[i].nnode, &nh);
-	sig = 0;
-	cds_hlist_nulls_for_each_entry_rcu(e, npos, &nh, nnode, iter_update_lock_held)
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_nulls_for_each_entry_rcu, cond");
+	WALK(12345, e->key, cds_hlist_nulls_for_each_entry_rcu(e, npos, &nh, nnode, held));
 
 	/* A bit-locked list walked by its lock holder: the condition is the lock. */
 	CDS_INIT_HLIST_BL_HEAD(&bh);
 	cds_hlist_bl_lock(&bh);
 	for (i = NNODES; i-- > 0;)
 		cds_hlist_bl_add_head(&n[i].blnode, &bh);
-	sig = 0;
-	cds_hlist_bl_for_each_entry_rcu(e, bpos, &bh, blnode, cds_hlist_bl_is_locked(&bh))
-		SIG(sig, e->key);
-	iter_expect(sig, 12345, "cds_hlist_bl_for_each_entry_rcu, cond");
+	WALK(12345, e->key,
+	     cds_hlist_bl_for_each_entry_rcu(e, bpos, &bh, blnode,
+					     cds_hlist_bl_is_locked(&bh)));
 	cds_hlist_bl_unlock(&bh);
 }
 
@@ -523,33 +375,15 @@ static void iter_hash(struct node *n) RCULIST_REQUIRES_RCU
 	for (i = 0; i < NNODES; i++)
 		cds_hash_add(ht, &n[i].hnode, n[i].key);
 
-	sig = 0;
-	cds_hash_for_each(ht, bkt, e, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 31452, "cds_hash_for_each");
+	WALK(31452, e->key, cds_hash_for_each(ht, bkt, e, hnode));
 	iter_expect(e == NULL && bkt == 4, 1, "cds_hash_for_each ends NULL, bkt 4");
 
-	sig = 0;
-	cds_hash_for_each_rcu(ht, bkt, e, hnode)
-		SIG(sig, e->key);
-	iter_expect(sig, 31452, "cds_hash_for_each_rcu");
+	WALK(31452, e->key, cds_hash_for_each_rcu(ht, bkt, e, hnode));
+	WALK(52, e->key, cds_hash_for_each_possible(ht, e, hnode, 2));
 
-	sig = 0;
-	cds_hash_for_each_possible(ht, e, hnode, 2)
-		SIG(sig, e->key);
-	iter_expect(sig, 52, "cds_hash_for_each_possible");
-
-	sig = 0;
-	cds_hash_for_each_possible_rcu(ht, e, hnode, 5)
-		SIG(sig, e->key);
-	cds_hash_for_each_possible_rcu(ht, e, hnode, 5, 1 /* cond */)
-		SIG(sig, e->key);
-	iter_expect(sig, 5252, "cds_hash_for_each_possible_rcu");
-
-	sig = 0;
-	cds_hash_for_each_possible_rcu_notrace(ht, e, hnode, 2)
-		SIG(sig, e->key);
-	iter_expect(sig, 52, "cds_hash_for_each_possible_rcu_notrace");
+	WALK(52, e->key, cds_hash_for_each_possible_rcu(ht, e, hnode, 5));
+	WALK(52, e->key, cds_hash_for_each_possible_rcu(ht, e, hnode, 5, 1 /* cond */));
+	WALK(52, e->key, cds_hash_for_each_possible_rcu_notrace(ht, e, hnode, 2));
 
 	/* before: [3] -> 5 <-> 2   after: [3] empty */
 	sig = 0;

@@ -7,15 +7,21 @@
 #                 find_package(rculist) (tests/adopt/cmake); make uninstall,
 #                 and find no file left behind
 #   format-check  clang-format (kernel style, .clang-format) on our files
+#                 (about 2 s CPU)
+#   check-targets make help lists the targets, and every target HACKING.md
+#                 names (and help, lint, examples) is run by make check or
+#                 make check-full (under 1 s)
 #   lint          cppcheck and clang-tidy on core/ flavors/ include/
-CHECKS += check-adopt
+#                 (about 25 s CPU: make check-full)
+CHECKS += check-adopt format-check check-targets
+CHECKS_FULL += lint
 
 ADOPT_TMP = $(abspath $(B))/adopt
 # The examples, as a user would build them from the installed files (the
 # installed .pc files first, then PKG_CONFIG_PATH, e.g. another liburcu).
 adopt_pc = $$(pkg-config $(2) --cflags --libs rculist-$(1))
 
-.PHONY: check-adopt format-check lint
+.PHONY: check-adopt format-check check-targets lint
 check-adopt: lib ## Install to a temporary prefix, build the examples via pkg-config, uninstall
 	@echo "== adopt: make install PREFIX=$(ADOPT_TMP)/prefix, examples via pkg-config"
 	$(Q)rm -rf $(ADOPT_TMP) && mkdir -p $(ADOPT_TMP)/out
@@ -105,7 +111,8 @@ FORMAT_FILES = $(sort $(wildcard core/*.c core/*.h flavors/*.c bench/*.c bench/*
 # Only reported: the public headers (include/) and tests/unit/check.h and
 # tests/unit/debug_expect.h keep hand-aligned macro continuations and iterator
 # for-loops laid out clause by clause, which clang-format 14 would repack;
-# tests/abi/iterators.h has `(sig) * 10`, which it takes for a cast.
+# tests/abi/iterators.h has `(sig) * 10`, which it takes for a cast, and its
+# WALK table lines run past 80 columns.
 FORMAT_INFO = $(sort $(wildcard include/*.h include/rculist/*.h tests/unit/check.h \
 	tests/unit/debug_expect.h tests/abi/*.h))
 
@@ -141,7 +148,7 @@ LINT_TIDY_CHECKS := -*,clang-analyzer-*,bugprone-*,-bugprone-reserved-identifier
 lint: ## cppcheck and clang-tidy on core/ flavors/ include/ (fails on findings)
 	@echo "== lint: cppcheck"
 	$(Q)cppcheck --quiet --enable=warning,portability,performance --std=c11 \
-		--inline-suppr -Iinclude --suppress=missingIncludeSystem \
+		--inline-suppr -Iinclude --suppress=missingIncludeSystem --suppress=toomanyconfigs \
 		--error-exitcode=1 core flavors include
 	@echo "== lint: clang-tidy (headers through the sources that include them)"
 	$(Q)out=$$(for f in $(CORE_SRC) $(wildcard flavors/*.c); do \
@@ -149,3 +156,35 @@ lint: ## cppcheck and clang-tidy on core/ flavors/ include/ (fails on findings)
 			-header-filter='include/rculist' $$f -- -std=gnu11 -Iinclude 2>/dev/null; \
 	done); if printf '%s\n' "$$out" | grep -q 'warning:\|error:'; then \
 		printf '%s\n' "$$out" >&2; exit 1; fi
+
+# The targets that nothing but a check keeps from rotting: those HACKING.md
+# names in `backquotes` or after "make ", and help, lint and examples.
+# Each must be a target and be run by make check (CHECKS) or make
+# check-full (CHECKS_FULL and its other steps), or be one of these, each
+# run another way:
+#   examples             built by check-examples
+#   help                 run here
+#   install uninstall    run by check-adopt
+#   deps deps-tools check-prep   steps of make check itself
+#   check check-full     the runs themselves
+#   clean                run by .ci/run between its two compilers
+#   check-arm64          alone: it adds dpkg's arm64 architecture
+TARGETS_CHECKED_ELSEWHERE := examples help install uninstall deps deps-tools \
+	check-prep check check-full clean check-arm64
+TARGETS_NAMED = $(sort help lint examples $(shell sed -n \
+	-e 's/`\([a-z][a-z0-9-]*\)`/\n\1\n/gp' -e 's/make \([a-z][a-z0-9-]*\)/\n\1\n/gp' \
+	HACKING.md | grep -x '[a-z][a-z0-9-]*'))
+check-targets: ## make help works, and every target HACKING.md names is run by make check or check-full
+	$(Q)mkdir -p $(B) && $(MAKE) --no-print-directory help > $(B)/help.txt; \
+	n=$$(grep -c '^  [a-z]' $(B)/help.txt); [ "$$n" -ge 20 ] || \
+		{ echo "make help listed $$n targets" >&2; exit 1; }; \
+	targets=$$($(MAKE) --no-print-directory -qp 2>/dev/null | \
+		sed -n 's/^\([a-z][a-z0-9-]*\):.*/\1/p' | sort -u); \
+	run=' $(CHECKS) $(FULL_STEPS) $(TARGETS_CHECKED_ELSEWHERE) '; bad=; named=0; \
+	for t in $(TARGETS_NAMED); do \
+		printf '%s\n' "$$targets" | grep -qx "$$t" || continue; \
+		named=$$((named + 1)); \
+		case "$$run" in *" $$t "*) ;; *) bad="$$bad $$t";; esac; \
+	done; \
+	[ -z "$$bad" ] || { echo "run by neither make check nor make check-full:$$bad" >&2; exit 1; }; \
+	echo "== check-targets: make help lists $$n targets; the $$named that HACKING.md names (with help, lint, examples) are all run"

@@ -14,10 +14,10 @@
 #define WRONG 0
 #endif
 
-#define EXPECT(got, want)                                                   \
-	do {                                                                \
-		if ((got) != (want))                                        \
-			__builtin_trap();                                   \
+#define EXPECT(got, want)                 \
+	do {                              \
+		if ((got) != (want))      \
+			__builtin_trap(); \
 	} while (0)
 
 void hash32_check(void);

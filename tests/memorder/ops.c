@@ -168,20 +168,25 @@ int t_cds_list_next_or_null_rcu(struct cds_list_head *head, struct elem *pos)
 /* expect: acquire 1 */
 int t_cds_list_next_rcu(struct cds_list_head *pos)
 {
-	return cds_list_entry(rculist__deref(cds_list_next_rcu(pos)), struct elem, node)->key;
+	struct cds_list_head *n = rculist__deref(cds_list_next_rcu(pos));
+
+	return cds_list_entry(n, struct elem, node)->key;
 }
 
 /* expect: acquire 1 */
 int t_cds_list_tail_rcu(struct cds_list_head *head)
 {
-	return cds_list_entry(rculist__deref(cds_list_tail_rcu(head)), struct elem, node)->key;
+	struct cds_list_head *n = rculist__deref(cds_list_tail_rcu(head));
+
+	return cds_list_entry(n, struct elem, node)->key;
 }
 
 /* expect: acquire 1 */
 int t_cds_list_bidir_prev_rcu(struct cds_list_head *pos)
 {
-	return cds_list_entry(rculist__deref(cds_list_bidir_prev_rcu(pos)), struct elem,
-			      node)->key;
+	struct cds_list_head *n = rculist__deref(cds_list_bidir_prev_rcu(pos));
+
+	return cds_list_entry(n, struct elem, node)->key;
 }
 
 /* expect: acquire 2 */
@@ -513,17 +518,23 @@ int t_cds_hlist_nulls_for_each_entry_rcu(struct cds_hlist_nulls_head *head)
 /* expect: acquire 1 */
 int t_cds_hlist_nulls_first_rcu(struct cds_hlist_nulls_head *head)
 {
-	struct cds_hlist_nulls_node *n = rculist__deref(cds_hlist_nulls_first_rcu(head));
+	struct cds_hlist_nulls_node *n =
+		rculist__deref(cds_hlist_nulls_first_rcu(head));
 
-	return cds_is_a_nulls(n) ? -1 : cds_hlist_nulls_entry(n, struct nelem, node)->key;
+	if (cds_is_a_nulls(n))
+		return -1;
+	return cds_hlist_nulls_entry(n, struct nelem, node)->key;
 }
 
 /* expect: acquire 1 */
 int t_cds_hlist_nulls_next_rcu(struct cds_hlist_nulls_node *pos)
 {
-	struct cds_hlist_nulls_node *n = rculist__deref(cds_hlist_nulls_next_rcu(pos));
+	struct cds_hlist_nulls_node *n =
+		rculist__deref(cds_hlist_nulls_next_rcu(pos));
 
-	return cds_is_a_nulls(n) ? -1 : cds_hlist_nulls_entry(n, struct nelem, node)->key;
+	if (cds_is_a_nulls(n))
+		return -1;
+	return cds_hlist_nulls_entry(n, struct nelem, node)->key;
 }
 
 /* ------------------------------------------------ bit-locked: updates */

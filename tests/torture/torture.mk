@@ -3,7 +3,7 @@
 # tests/torture/torture.mk - the torture test and the sanitizer / checker runs
 # (included by the Makefile).  See docs/torture-and-checkers.md.
 #
-#   make torture [DURATION=10]   every flavour, DURATION seconds each
+#   make torture [DURATION=10]   every flavour, DURATION seconds each (make check-full)
 #   make check-torture           the short run `make check` does (3 s each)
 #   make check-torture-stall-full torture --stall: a reader stalled 15 s, limit
 #                                100000, every flavour (~70 s; make check-full)
@@ -25,7 +25,7 @@ TORTURE_DEFS ?=
 TORTURE_ENV ?=
 
 CHECKS += check-torture
-CHECKS_FULL += check-torture-stall-full
+CHECKS_FULL += check-torture-stall-full torture
 STALL_SECONDS ?= 15
 STALL_LIMIT ?= 100000
 

@@ -51,7 +51,7 @@ struct item {
 };
 
 static CDS_LIST_HEAD(list);
-static unsigned long walks;	/* the reader's progress */
+static unsigned long walks; /* the reader's progress */
 static int stop;
 /* use-after-unlock's handshake */
 static struct item *taken;

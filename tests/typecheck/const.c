@@ -16,6 +16,11 @@ struct item {
 	struct cds_hlist_node hnode;
 };
 
+/* A walk by the loop given after the cursor @c: its keys summed. */
+#define SUM(c, ...) __VA_ARGS__ sum += (c)->key
+/* A walk by the loop given: its elements counted. */
+#define COUNT(...) __VA_ARGS__ sum++
+
 long c_list(const struct cds_list_head *ch, struct cds_list_head *h,
 	    const struct cds_list_head *old, struct cds_list_head *newp);
 long c_hlist(const struct cds_hlist_head *chh, const struct cds_hlist_node *cn);
@@ -46,52 +51,30 @@ long c_list(const struct cds_list_head *ch, struct cds_list_head *h,
 	cp = cds_list_prev_entry(cp, link);
 	sum += cds_list_entry_is_head(cp, ch, link);
 	/* Iterators over a const head, with plain and const cursors. */
-	cds_list_for_each(pos, ch)
-		sum++;
-	cds_list_for_each_prev(pos, ch)
-		sum++;
-	cds_list_for_each_safe(pos, tmp, ch)
-		sum++;
-	cds_list_for_each_prev_safe(pos, tmp, ch)
-		sum++;
-	cds_list_for_each_entry(cp, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry(p, ch, link)
-		sum += p->key;
-	cds_list_for_each_entry_reverse(cp, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_safe(cp, cn, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_safe(p, n, ch, link)
-		sum += p->key;
-	cds_list_for_each_entry_safe_from(cp, cn, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_continue(cp, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_from(cp, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_continue_reverse(cp, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_from_reverse(cp, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_safe_reverse(cp, cn, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_safe_continue(cp, cn, ch, link)
-		sum += cp->key;
+	COUNT(cds_list_for_each(pos, ch));
+	COUNT(cds_list_for_each_prev(pos, ch));
+	COUNT(cds_list_for_each_safe(pos, tmp, ch));
+	COUNT(cds_list_for_each_prev_safe(pos, tmp, ch));
+	SUM(cp, cds_list_for_each_entry(cp, ch, link));
+	SUM(p, cds_list_for_each_entry(p, ch, link));
+	SUM(cp, cds_list_for_each_entry_reverse(cp, ch, link));
+	SUM(cp, cds_list_for_each_entry_safe(cp, cn, ch, link));
+	SUM(p, cds_list_for_each_entry_safe(p, n, ch, link));
+	SUM(cp, cds_list_for_each_entry_safe_from(cp, cn, ch, link));
+	SUM(cp, cds_list_for_each_entry_continue(cp, ch, link));
+	SUM(cp, cds_list_for_each_entry_from(cp, ch, link));
+	SUM(cp, cds_list_for_each_entry_continue_reverse(cp, ch, link));
+	SUM(cp, cds_list_for_each_entry_from_reverse(cp, ch, link));
+	SUM(cp, cds_list_for_each_entry_safe_reverse(cp, cn, ch, link));
+	SUM(cp, cds_list_for_each_entry_safe_continue(cp, cn, ch, link));
 
 	rculist_read_lock();
-	cds_list_for_each_rcu(pos, ch)
-		sum++;
-	cds_list_for_each_entry_rcu(cp, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_rcu(p, ch, link)
-		sum += p->key;
-	cds_list_for_each_entry_reverse_rcu(cp, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_continue_rcu(cp, ch, link)
-		sum += cp->key;
-	cds_list_for_each_entry_from_rcu(cp, ch, link)
-		sum += cp->key;
+	COUNT(cds_list_for_each_rcu(pos, ch));
+	SUM(cp, cds_list_for_each_entry_rcu(cp, ch, link));
+	SUM(p, cds_list_for_each_entry_rcu(p, ch, link));
+	SUM(cp, cds_list_for_each_entry_reverse_rcu(cp, ch, link));
+	SUM(cp, cds_list_for_each_entry_continue_rcu(cp, ch, link));
+	SUM(cp, cds_list_for_each_entry_from_rcu(cp, ch, link));
 	cp = cds_list_entry_rcu(ch->next, const struct item, link);
 	cp = cds_list_first_or_null_rcu(ch, const struct item, link);
 	cp = cds_list_next_or_null_rcu(ch, &cp->link, const struct item, link);
@@ -112,42 +95,27 @@ long c_hlist(const struct cds_hlist_head *chh, const struct cds_hlist_node *cn)
 	sum += cds_hlist_unhashed_lockless(cn) + cds_hlist_fake(cn);
 	sum += cds_hlist_is_singular_node(cn, chh);
 	ce = cds_hlist_entry(cn, const struct item, hnode);
-	cds_hlist_for_each_entry_continue(ce, hnode)
-		sum += ce->key;
-	cds_hlist_for_each_entry_from(ce, hnode)
-		sum += ce->key;
+	SUM(ce, cds_hlist_for_each_entry_continue(ce, hnode));
+	SUM(ce, cds_hlist_for_each_entry_from(ce, hnode));
 	ce = cds_hlist_entry(cn, const struct item, hnode);
 	e = cds_hlist_entry(cn, struct item, hnode);
 	ce = cds_hlist_entry_safe(chh->next, const struct item, hnode);
-	cds_hlist_for_each(pos, chh)
-		sum++;
-	cds_hlist_for_each_safe(pos, tmp, chh)
-		sum++;
-	cds_hlist_for_each_entry(ce, pos, chh, hnode)
-		sum += ce->key;
-	cds_hlist_for_each_entry(e, pos, chh, hnode)
-		sum += e->key;
-	cds_hlist_for_each_entry_safe(ce, pos, tmp, chh, hnode)
-		sum += ce->key;
-	cds_hlist_for_each_entry_2(ce, chh, hnode)
-		sum += ce->key;
-	cds_hlist_for_each_entry_safe_2(ce, cf, chh, hnode)
-		sum += ce->key;
-	cds_hlist_for_each_entry_safe_2(e, f, chh, hnode)
-		sum += e->key;
+	COUNT(cds_hlist_for_each(pos, chh));
+	COUNT(cds_hlist_for_each_safe(pos, tmp, chh));
+	SUM(ce, cds_hlist_for_each_entry(ce, pos, chh, hnode));
+	SUM(e, cds_hlist_for_each_entry(e, pos, chh, hnode));
+	SUM(ce, cds_hlist_for_each_entry_safe(ce, pos, tmp, chh, hnode));
+	SUM(ce, cds_hlist_for_each_entry_2(ce, chh, hnode));
+	SUM(ce, cds_hlist_for_each_entry_safe_2(ce, cf, chh, hnode));
+	SUM(e, cds_hlist_for_each_entry_safe_2(e, f, chh, hnode));
 
 	rculist_read_lock();
-	cds_hlist_for_each_rcu(pos, chh)
-		sum++;
-	cds_hlist_for_each_entry_rcu(ce, pos, chh, hnode)
-		sum += ce->key;
-	cds_hlist_for_each_entry_rcu_2(ce, chh, hnode)
-		sum += ce->key;
+	COUNT(cds_hlist_for_each_rcu(pos, chh));
+	SUM(ce, cds_hlist_for_each_entry_rcu(ce, pos, chh, hnode));
+	SUM(ce, cds_hlist_for_each_entry_rcu_2(ce, chh, hnode));
 	ce = cds_hlist_entry(cn, const struct item, hnode);
-	cds_hlist_for_each_entry_continue_rcu(ce, hnode)
-		sum += ce->key;
-	cds_hlist_for_each_entry_from_rcu(ce, hnode)
-		sum += ce->key;
+	SUM(ce, cds_hlist_for_each_entry_continue_rcu(ce, hnode));
+	SUM(ce, cds_hlist_for_each_entry_from_rcu(ce, hnode));
 	rculist_read_unlock();
 	return sum + (e ? e->key : 0);
 }

@@ -47,6 +47,9 @@ struct obj {
 #define TC_N(name) TC_PICK(TC_BAD_##name, nnode, hnode)
 #define TC_B(name) TC_PICK(TC_BAD_##name, blnode, hnode)
 
+/* A walk by the loop given after the cursor @c: the keys it visits, summed. */
+#define SUM(c, ...) __VA_ARGS__ sum += (c)->key
+
 /* One use per line, however long: clang-format would wrap them. */
 /* clang-format off */
 long tc_list(struct cds_list_head *h, const struct cds_list_head *ch);
@@ -69,43 +72,27 @@ long tc_list(struct cds_list_head *h, const struct cds_list_head *ch)
 	p = cds_list_next_entry(p, TC_L(list_next_entry));
 	p = cds_list_prev_entry(p, TC_L(list_prev_entry));
 	sum += cds_list_entry_is_head(p, h, TC_L(list_entry_is_head));
-	cds_list_for_each_entry(p, h, TC_L(list_for_each_entry))
-		sum += p->key;
-	cds_list_for_each_entry(cp, ch, TC_L(list_for_each_entry_const))
-		sum += cp->key;
-	cds_list_for_each_entry_reverse(p, h, TC_L(list_for_each_entry_reverse))
-		sum += p->key;
-	cds_list_for_each_entry_continue(p, h, TC_L(list_for_each_entry_continue))
-		sum += p->key;
-	cds_list_for_each_entry_continue_reverse(p, h, TC_L(list_for_each_entry_continue_reverse))
-		sum += p->key;
-	cds_list_for_each_entry_from(p, h, TC_L(list_for_each_entry_from))
-		sum += p->key;
-	cds_list_for_each_entry_from_reverse(p, h, TC_L(list_for_each_entry_from_reverse))
-		sum += p->key;
-	cds_list_for_each_entry_safe(p, n, h, TC_L(list_for_each_entry_safe))
-		sum += p->key;
-	cds_list_for_each_entry_safe_reverse(p, n, h, TC_L(list_for_each_entry_safe_reverse))
-		sum += p->key;
-	cds_list_for_each_entry_safe_from(p, n, h, TC_L(list_for_each_entry_safe_from))
-		sum += p->key;
-	cds_list_for_each_entry_safe_continue(p, n, h, TC_L(list_for_each_entry_safe_continue))
-		sum += p->key;
+	SUM(p, cds_list_for_each_entry(p, h, TC_L(list_for_each_entry)));
+	SUM(cp, cds_list_for_each_entry(cp, ch, TC_L(list_for_each_entry_const)));
+	SUM(p, cds_list_for_each_entry_reverse(p, h, TC_L(list_for_each_entry_reverse)));
+	SUM(p, cds_list_for_each_entry_continue(p, h, TC_L(list_for_each_entry_continue)));
+	SUM(p, cds_list_for_each_entry_continue_reverse(p, h, TC_L(list_for_each_entry_continue_reverse)));
+	SUM(p, cds_list_for_each_entry_from(p, h, TC_L(list_for_each_entry_from)));
+	SUM(p, cds_list_for_each_entry_from_reverse(p, h, TC_L(list_for_each_entry_from_reverse)));
+	SUM(p, cds_list_for_each_entry_safe(p, n, h, TC_L(list_for_each_entry_safe)));
+	SUM(p, cds_list_for_each_entry_safe_reverse(p, n, h, TC_L(list_for_each_entry_safe_reverse)));
+	SUM(p, cds_list_for_each_entry_safe_from(p, n, h, TC_L(list_for_each_entry_safe_from)));
+	SUM(p, cds_list_for_each_entry_safe_continue(p, n, h, TC_L(list_for_each_entry_safe_continue)));
 
 	rculist_read_lock();
 	p = cds_list_entry_rcu(h->next, struct obj, TC_L(list_entry_rcu));
 	p = cds_list_first_or_null_rcu(h, struct obj, TC_L(list_first_or_null_rcu));
 	p = cds_list_next_or_null_rcu(h, &p->link, struct obj, TC_L(list_next_or_null_rcu));
-	cds_list_for_each_entry_rcu(p, h, TC_L(list_for_each_entry_rcu))
-		sum += p->key;
-	cds_list_for_each_entry_rcu(cp, ch, TC_L(list_for_each_entry_rcu_const))
-		sum += cp->key;
-	cds_list_for_each_entry_reverse_rcu(p, h, TC_L(list_for_each_entry_reverse_rcu))
-		sum += p->key;
-	cds_list_for_each_entry_continue_rcu(p, h, TC_L(list_for_each_entry_continue_rcu))
-		sum += p->key;
-	cds_list_for_each_entry_from_rcu(p, h, TC_L(list_for_each_entry_from_rcu))
-		sum += p->key;
+	SUM(p, cds_list_for_each_entry_rcu(p, h, TC_L(list_for_each_entry_rcu)));
+	SUM(cp, cds_list_for_each_entry_rcu(cp, ch, TC_L(list_for_each_entry_rcu_const)));
+	SUM(p, cds_list_for_each_entry_reverse_rcu(p, h, TC_L(list_for_each_entry_reverse_rcu)));
+	SUM(p, cds_list_for_each_entry_continue_rcu(p, h, TC_L(list_for_each_entry_continue_rcu)));
+	SUM(p, cds_list_for_each_entry_from_rcu(p, h, TC_L(list_for_each_entry_from_rcu)));
 	rculist_read_unlock();
 	return sum + p->key + cp->key;
 }
@@ -118,32 +105,22 @@ long tc_hlist(struct cds_hlist_head *hh)
 
 	p = cds_hlist_entry(hh->next, struct obj, TC_H(hlist_entry));
 	p = cds_hlist_entry_safe(hh->next, struct obj, TC_H(hlist_entry_safe));
-	cds_hlist_for_each_entry(p, pos, hh, TC_H(hlist_for_each_entry))
-		sum += p->key;
-	cds_hlist_for_each_entry_safe(p, pos, tmp, hh, TC_H(hlist_for_each_entry_safe))
-		sum += p->key;
-	cds_hlist_for_each_entry_2(p, hh, TC_H(hlist_for_each_entry_2))
-		sum += p->key;
-	cds_hlist_for_each_entry_safe_2(p, n, hh, TC_H(hlist_for_each_entry_safe_2))
-		sum += p->key;
+	SUM(p, cds_hlist_for_each_entry(p, pos, hh, TC_H(hlist_for_each_entry)));
+	SUM(p, cds_hlist_for_each_entry_safe(p, pos, tmp, hh, TC_H(hlist_for_each_entry_safe)));
+	SUM(p, cds_hlist_for_each_entry_2(p, hh, TC_H(hlist_for_each_entry_2)));
+	SUM(p, cds_hlist_for_each_entry_safe_2(p, n, hh, TC_H(hlist_for_each_entry_safe_2)));
 	p = cds_hlist_entry(hh->next, struct obj, hnode);
-	cds_hlist_for_each_entry_continue(p, TC_H(hlist_for_each_entry_continue))
-		sum += p->key;
+	SUM(p, cds_hlist_for_each_entry_continue(p, TC_H(hlist_for_each_entry_continue)));
 	p = cds_hlist_entry(hh->next, struct obj, hnode);
-	cds_hlist_for_each_entry_from(p, TC_H(hlist_for_each_entry_from))
-		sum += p->key;
+	SUM(p, cds_hlist_for_each_entry_from(p, TC_H(hlist_for_each_entry_from)));
 
 	rculist_read_lock();
-	cds_hlist_for_each_entry_rcu(p, pos, hh, TC_H(hlist_for_each_entry_rcu))
-		sum += p->key;
-	cds_hlist_for_each_entry_rcu_2(p, hh, TC_H(hlist_for_each_entry_rcu_2))
-		sum += p->key;
+	SUM(p, cds_hlist_for_each_entry_rcu(p, pos, hh, TC_H(hlist_for_each_entry_rcu)));
+	SUM(p, cds_hlist_for_each_entry_rcu_2(p, hh, TC_H(hlist_for_each_entry_rcu_2)));
 	p = cds_hlist_entry(hh->next, struct obj, hnode);
-	cds_hlist_for_each_entry_continue_rcu(p, TC_H(hlist_for_each_entry_continue_rcu))
-		sum += p->key;
+	SUM(p, cds_hlist_for_each_entry_continue_rcu(p, TC_H(hlist_for_each_entry_continue_rcu)));
 	p = cds_hlist_entry(hh->next, struct obj, hnode);
-	cds_hlist_for_each_entry_from_rcu(p, TC_H(hlist_for_each_entry_from_rcu))
-		sum += p->key;
+	SUM(p, cds_hlist_for_each_entry_from_rcu(p, TC_H(hlist_for_each_entry_from_rcu)));
 	rculist_read_unlock();
 	return sum;
 }
@@ -156,19 +133,15 @@ long tc_nulls(struct cds_hlist_nulls_head *nh)
 
 	p = cds_hlist_nulls_entry(nh->next, struct obj, TC_N(hlist_nulls_entry));
 	sum += p->key;
-	cds_hlist_nulls_for_each_entry(p, pos, nh, TC_N(hlist_nulls_for_each_entry))
-		sum += p->key;
+	SUM(p, cds_hlist_nulls_for_each_entry(p, pos, nh, TC_N(hlist_nulls_for_each_entry)));
 	rculist_read_lock();
-	cds_hlist_nulls_for_each_entry_rcu(p, pos, nh, TC_N(hlist_nulls_for_each_entry_rcu))
-		sum += p->key;
+	SUM(p, cds_hlist_nulls_for_each_entry_rcu(p, pos, nh, TC_N(hlist_nulls_for_each_entry_rcu)));
 	rculist_read_unlock();
 	p = cds_hlist_nulls_entry_safe(nh->next, struct obj, TC_N(hlist_nulls_entry_safe));
 	sum += p ? p->key : 0;
-	cds_hlist_nulls_for_each_entry_safe(p, pos, nh, TC_N(hlist_nulls_for_each_entry_safe))
-		sum += p->key;
+	SUM(p, cds_hlist_nulls_for_each_entry_safe(p, pos, nh, TC_N(hlist_nulls_for_each_entry_safe)));
 	pos = nh->next;
-	cds_hlist_nulls_for_each_entry_from(p, pos, TC_N(hlist_nulls_for_each_entry_from))
-		sum += p->key;
+	SUM(p, cds_hlist_nulls_for_each_entry_from(p, pos, TC_N(hlist_nulls_for_each_entry_from)));
 	return sum;
 }
 
@@ -180,13 +153,10 @@ long tc_bl(struct cds_hlist_bl_head *bh)
 
 	p = cds_hlist_bl_entry(cds_hlist_bl_first(bh), struct obj, TC_B(hlist_bl_entry));
 	sum += p->key;
-	cds_hlist_bl_for_each_entry(p, pos, bh, TC_B(hlist_bl_for_each_entry))
-		sum += p->key;
-	cds_hlist_bl_for_each_entry_safe(p, pos, n, bh, TC_B(hlist_bl_for_each_entry_safe))
-		sum += p->key;
+	SUM(p, cds_hlist_bl_for_each_entry(p, pos, bh, TC_B(hlist_bl_for_each_entry)));
+	SUM(p, cds_hlist_bl_for_each_entry_safe(p, pos, n, bh, TC_B(hlist_bl_for_each_entry_safe)));
 	rculist_read_lock();
-	cds_hlist_bl_for_each_entry_rcu(p, pos, bh, TC_B(hlist_bl_for_each_entry_rcu))
-		sum += p->key;
+	SUM(p, cds_hlist_bl_for_each_entry_rcu(p, pos, bh, TC_B(hlist_bl_for_each_entry_rcu)));
 	rculist_read_unlock();
 	return sum;
 }

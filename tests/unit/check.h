@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <criterion/criterion.h>
 
 #include <rculist.h>
@@ -34,6 +35,50 @@ struct item {
 	void suite##_##name##_impl(void) RCULIST_REQUIRES_RCU
 #define TEST_NO_RCU_ANALYSIS(suite, name)				\
 	void suite##_##name##_impl(void) RCULIST_NO_RCU_ANALYSIS
+
+/*
+ * The keys given, as the two arguments (array, count) that the check_*
+ * functions take: CHECK_LIST(h, 1, 2) is check_list_keys(h, KEYS(1, 2), "h").
+ */
+#define KEYS(...)							\
+	(const int[]){ __VA_ARGS__ },					\
+	sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int)
+
+/*
+ * The walks of the _rcu iterators run between reader_begin() and
+ * reader_end(), a read-side section of a registered thread; a table of
+ * walks names NO_SECTION for the plain ones.
+ */
+static inline void reader_begin(void) RCULIST_ACQUIRES_RCU
+{
+	rculist_register_thread();
+	rculist_read_lock();
+}
+
+static inline void reader_end(void) RCULIST_RELEASES_RCU
+{
+	rculist_read_unlock();
+	rculist_quiescent_state();
+	rculist_unregister_thread();
+}
+
+#define NO_SECTION() ((void)0)
+
+/*
+ * What the next of a node just deleted reads, by the deletion: anything
+ * (NEXT_ANY), NULL (the _init forms of hlists), or what it read before
+ * (@was: the _rcu forms, for a reader standing on the node).
+ */
+enum del_next { NEXT_ANY, NEXT_NULL, NEXT_KEPT };
+
+static inline void check_deleted_next(const void *next, const void *was,
+				      enum del_next want, size_t step)
+{
+	if (want == NEXT_NULL)
+		cr_assert_null(next, "step %zu: next is not NULL", step);
+	if (want == NEXT_KEPT)
+		cr_assert_eq(next, was, "step %zu: next changed", step);
+}
 
 #define ITEM_KEY(l)	(cds_list_entry(l, struct item, link)->key)
 #define HITEM_KEY(n)	(cds_hlist_entry(n, struct item, hnode)->key)
@@ -69,12 +114,20 @@ static inline void check_list_keys(const struct cds_list_head *head,
 	cr_assert_eq(pos, head, "%s: backward walk does not end at head", where);
 }
 
-#define CHECK_LIST(head, ...)						\
-	do {								\
-		static const int keys_[] = { __VA_ARGS__ };		\
-		check_list_keys(head, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-				#head);					\
-	} while (0)
+#define CHECK_LIST(head, ...) check_list_keys(head, KEYS(__VA_ARGS__), #head)
+
+/* Assert that @head holds exactly the keys of the string @keys, both ways. */
+static inline void check_list_str(const struct cds_list_head *head,
+				  const char *keys)
+{
+	int k[64] = { 0 };
+	size_t i, n = strlen(keys);
+
+	cr_assert_lt(n, sizeof(k) / sizeof(k[0]));
+	for (i = 0; i < n; i++)
+		k[i] = keys[i];
+	check_list_keys(head, k, n, keys);
+}
 
 /* Assert that @head is an empty circular list. */
 #define CHECK_EMPTY(head)						\
@@ -106,12 +159,7 @@ static inline void check_hlist_keys(const struct cds_hlist_head *head,
 	cr_assert_null(pos, "%s: list longer than %zu keys", where, n);
 }
 
-#define CHECK_HLIST(head, ...)						\
-	do {								\
-		static const int keys_[] = { __VA_ARGS__ };		\
-		check_hlist_keys(head, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-				 #head);				\
-	} while (0)
+#define CHECK_HLIST(head, ...) check_hlist_keys(head, KEYS(__VA_ARGS__), #head)
 
 /*
  * A test's knob from the environment: the number @name holds, @def

@@ -90,7 +90,8 @@ static inline void conc_poison(struct conc_elem *e)
 	__atomic_store_n(&e->link.next, &conc_sentinel.link, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->link.prev, &conc_sentinel.link, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->hnode.next, &conc_sentinel.hnode, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->blnode.next, &conc_sentinel.blnode, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->blnode.next, &conc_sentinel.blnode,
+			 __ATOMIC_RELAXED);
 	memset(&e->key, CONC_POISON_BYTE, sizeof(e->key));
 	memset(e->payload, CONC_POISON_BYTE, sizeof(e->payload));
 }

@@ -25,8 +25,8 @@ TestSuite(concurrent_bl, .timeout = 30);
 
 struct bltable {
 	struct cds_hlist_bl_head bucket[BL_BUCKETS];
-	struct conc_elem *present[BL_KEYS];	/* under the bucket's lock */
-	int inside[BL_BUCKETS];			/* set while a holder works */
+	struct conc_elem *present[BL_KEYS]; /* under the bucket's lock */
+	int inside[BL_BUCKETS];		    /* set while a holder works */
 	unsigned long lock_violations;
 };
 
@@ -50,7 +50,8 @@ static void walk_bl(struct conc_reader *r) RCULIST_REQUIRES_RCU
 
 	cds_hlist_bl_for_each_entry_rcu(e, pos, &t->bucket[b], blnode) {
 		if ((uintptr_t)pos & 1) {
-			conc_violation(r, "walk %lu: a link with the lock bit, %p",
+			conc_violation(r,
+				       "walk %lu: a link with the lock bit, %p",
 				       r->walks, (void *)pos);
 			return;
 		}
@@ -114,8 +115,12 @@ Test(concurrent_bl, readers_walk_while_lock_holders_add_del_free)
 		{ .walk = walk_bl, .arg = &t, .param = 1 },
 	};
 	struct blupdater u[2] = {
-		{ .t = &t, .rc = { .mode = CONC_CALL_RCU }, .rnd = 0x853c49e6748fea9bULL },
-		{ .t = &t, .rc = { .mode = CONC_SYNC }, .rnd = 0xda3e39cb94b95bdbULL },
+		{ .t = &t,
+		  .rc = { .mode = CONC_CALL_RCU },
+		  .rnd = 0x853c49e6748fea9bULL },
+		{ .t = &t,
+		  .rc = { .mode = CONC_SYNC },
+		  .rnd = 0xda3e39cb94b95bdbULL },
 	};
 	struct cds_hlist_bl_node *const *pprev;
 	struct cds_hlist_bl_node *pos;
@@ -137,15 +142,15 @@ Test(concurrent_bl, readers_walk_while_lock_holders_add_del_free)
 	cr_assert_eq(__atomic_load_n(&conc_callbacks_run, __ATOMIC_RELAXED),
 		     u[0].rc.retired);
 	cr_assert_eq(conc_quarantine.poisoned, u[0].rc.retired + u[1].rc.retired,
-		     "%lu poisoned, %lu + %lu retired", conc_quarantine.poisoned,
-		     u[0].rc.retired, u[1].rc.retired);
+		     "%lu poisoned, %lu + %lu retired",
+		     conc_quarantine.poisoned, u[0].rc.retired, u[1].rc.retired);
 	conc_quarantine_drain();
 
 	cr_assert_eq(t.lock_violations, 0,
 		     "%lu times a lock holder found another inside",
 		     t.lock_violations);
-	cr_log_info("updaters: %lu+%lu adds, %lu+%lu dels", u[0].adds, u[1].adds,
-		    u[0].dels, u[1].dels);
+	cr_log_info("updaters: %lu+%lu adds, %lu+%lu dels", u[0].adds,
+		    u[1].adds, u[0].dels, u[1].dels);
 	cr_assert_gt(u[0].adds, 0);
 	cr_assert_gt(u[0].dels, 0);
 	cr_assert_gt(u[1].adds, 0);
@@ -162,15 +167,15 @@ Test(concurrent_bl, readers_walk_while_lock_holders_add_del_free)
 			cr_assert_eq(e->magic, CONC_ALIVE);
 			cr_assert_eq(e->key % BL_BUCKETS, b);
 			cr_assert_eq(t.present[e->key], e,
-				     "bucket %ld: key %ld not the present one", b,
-				     e->key);
+				     "bucket %ld: key %ld not the present one",
+				     b, e->key);
 			pprev = &pos->next;
 			found++;
 		}
 		for (k = b; k < BL_KEYS; k += BL_BUCKETS)
 			found -= t.present[k] != NULL;
-		cr_assert_eq(found, 0, "bucket %ld: %ld more nodes than present", b,
-			     found);
+		cr_assert_eq(found, 0, "bucket %ld: %ld more nodes than present",
+			     b, found);
 	}
 	for (k = 0; k < BL_KEYS; k++) {
 		e = t.present[k];

@@ -620,7 +620,8 @@ Test(hashtable, for_each_possible_rcu_walks_the_keys_bucket_only)
 	rculist_read_unlock();
 	rculist_unregister_thread();
 #ifdef RCULIST_DEBUG
-	cr_assert_leq(conds, NOBJ, "the condition was evaluated more than once a walk");
+	cr_assert_leq(conds, NOBJ,
+		      "the condition was evaluated more than once a walk");
 #else
 	cr_assert_eq(conds, 0, "the condition was evaluated");
 #endif

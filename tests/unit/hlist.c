@@ -59,12 +59,7 @@ static void check_seen(const int *seen, size_t n, const int *keys, size_t nkeys,
 			     seen[i], keys[i]);
 }
 
-#define CHECK_SEEN(seen, n, ...)                                             \
-	do {                                                                 \
-		static const int keys_[] = { __VA_ARGS__ };                  \
-		check_seen(seen, n, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-			   #seen);                                           \
-	} while (0)
+#define CHECK_SEEN(seen, n, ...) check_seen(seen, n, KEYS(__VA_ARGS__), #seen)
 
 /* ------------------------------------------------------- heads, nodes */
 
@@ -273,89 +268,123 @@ Test(hlist, is_singular_node_of_its_head_only)
 
 /* --------------------------------------------------- plain operations */
 
-/* Three nodes pushed at the head with @add (cds_hlist_add_head or _rcu). */
-static void add_head_case(void (*add)(struct cds_hlist_node *,
-				      struct cds_hlist_head *))
+/*
+ * Three nodes added one by one to an empty list with @add (at the head
+ * or the tail, plain or _rcu):
+ *   at the head: [h] -> 1, then [h] -> 2 -> 1, then [h] -> 3 -> 2 -> 1
+ *   at the tail: [h] -> 1, then [h] -> 1 -> 2, then [h] -> 1 -> 2 -> 3
+ */
+static void add_three_case(void (*add)(struct cds_hlist_node *,
+				       struct cds_hlist_head *),
+			   int at_head)
 {
 	CDS_HLIST_HEAD(h);
-	struct item a, b, c;
+	struct item it[3];
+	int want[3];
+	int i, j;
 
-	scribble(&a, 1);
-	scribble(&b, 2);
-	scribble(&c, 3);
-	/* before: [h]   after: [h] -> 1 */
-	add(&a.hnode, &h);
-	CHECK_HLIST(&h, 1);
-	/* before: [h] -> 1   after: [h] -> 2 -> 1 */
-	add(&b.hnode, &h);
-	CHECK_HLIST(&h, 2, 1);
-	/* before: [h] -> 2 -> 1   after: [h] -> 3 -> 2 -> 1 */
-	add(&c.hnode, &h);
-	CHECK_HLIST(&h, 3, 2, 1);
+	for (i = 0; i < 3; i++) {
+		scribble(&it[i], i + 1);
+		add(&it[i].hnode, &h);
+		for (j = 0; j <= i; j++)
+			want[j] = at_head ? i - j + 1 : j + 1;
+		check_hlist_keys(&h, want, (size_t)i + 1, "after an add");
+	}
 }
 
-Test(hlist, add_head)
-{
-	add_head_case(cds_hlist_add_head);
-}
+/*
+ * A deletion (plain or _rcu, with _init or not) at every position of
+ * [h] -> 1 -> 2 -> 3 -> 4: the middle, the first, the last, the only.
+ * The deleted node then reads as unhashed (the _init forms) and its next
+ * is NULL (del_init) or still leads where it led (the _rcu forms, for
+ * the readers standing on it).
+ */
+static const struct del_step {
+	int at;
+	int after[3];
+	size_t n;
+} del_steps[] = {
+	/* before: [h] -> 1 -> 2 -> 3 -> 4   after: [h] -> 1 -> 3 -> 4 */
+	{ 1, { 1, 3, 4 }, 3 },
+	/* before: [h] -> 1 -> 3 -> 4   after: [h] -> 3 -> 4 */
+	{ 0, { 3, 4 }, 2 },
+	/* before: [h] -> 3 -> 4   after: [h] -> 3 */
+	{ 3, { 3 }, 1 },
+	/* before: [h] -> 3   after: [h] */
+	{ 2, { 0 }, 0 },
+};
 
-Test(hlist, del_middle_first_last_only)
+static void del_case(void (*del)(struct cds_hlist_node *), int unhashes,
+		     enum del_next next)
 {
 	struct cds_hlist_head h;
 	struct item it[4];
+	struct cds_hlist_node *node, *was;
+	size_t i;
 
 	fill(&h, it, 4);
-	CHECK_HLIST(&h, 1, 2, 3, 4);
-	/* before: [h] -> 1 -> 2 -> 3 -> 4   after: [h] -> 1 -> 3 -> 4 */
-	cds_hlist_del(&it[1].hnode);
-	CHECK_HLIST(&h, 1, 3, 4);
-	/* before: [h] -> 1 -> 3 -> 4   after: [h] -> 3 -> 4 */
-	cds_hlist_del(&it[0].hnode);
-	CHECK_HLIST(&h, 3, 4);
-	/* before: [h] -> 3 -> 4   after: [h] -> 3 */
-	cds_hlist_del(&it[3].hnode);
-	CHECK_HLIST(&h, 3);
-	/* before: [h] -> 3   after: [h] */
-	cds_hlist_del(&it[2].hnode);
+	for (i = 0; i < sizeof(del_steps) / sizeof(del_steps[0]); i++) {
+		node = &it[del_steps[i].at].hnode;
+		was = node->next;
+		del(node);
+		check_hlist_keys(&h, del_steps[i].after, del_steps[i].n,
+				 "after a deletion");
+		cr_assert(!unhashes || cds_hlist_unhashed(node), "step %zu", i);
+		check_deleted_next(node->next, was, next, i);
+	}
 	CHECK_HEMPTY(&h);
 }
 
-Test(hlist, del_init_unhashes)
+/* X(test, deletion, unhashes, next) */
+/* clang-format off */
+#define DEL_TESTS(X)							\
+	X(del_middle_first_last_only, cds_hlist_del, 0, NEXT_ANY)	\
+	X(del_init_unhashes, cds_hlist_del_init, 1, NEXT_NULL)		\
+	X(del_rcu_leaves_next_intact, cds_hlist_del_rcu, 0, NEXT_KEPT)	\
+	X(del_init_rcu_unhashes_and_leaves_next, cds_hlist_del_init_rcu, 1, NEXT_KEPT)
+
+#define DEL_TEST(test, del, unhashes, next)				\
+	Test(hlist, test)						\
+	{								\
+		del_case(del, unhashes, next);				\
+	}
+DEL_TESTS(DEL_TEST)
+/* clang-format on */
+
+/*
+ * The _init deletions of an unhashed node do nothing: of a node never
+ * listed, and a second time of a node deleted once (whose next stays as
+ * the first left it: NULL, or kept by the _rcu form).
+ *   before: [h] -> 1 -> 2 -> 3, x unhashed   after: [h] -> 2 -> 3
+ */
+static void del_init_again_case(void (*del)(struct cds_hlist_node *),
+				enum del_next next)
 {
 	struct cds_hlist_head h;
-	struct item it[3];
+	struct item it[3], x;
 
 	fill(&h, it, 3);
-	/* before: [h] -> 1 -> 2 -> 3   after: [h] -> 1 -> 3, 2 unhashed */
-	cds_hlist_del_init(&it[1].hnode);
-	CHECK_HLIST(&h, 1, 3);
-	cr_assert(cds_hlist_unhashed(&it[1].hnode));
-	cr_assert_null(it[1].hnode.next);
-	/* before: [h] -> 1 -> 3   after: [h] -> 3, 1 unhashed */
-	cds_hlist_del_init(&it[0].hnode);
-	CHECK_HLIST(&h, 3);
+	scribble(&x, 9);
+	CDS_INIT_HLIST_NODE(&x.hnode);
+	del(&x.hnode);
+	CHECK_HLIST(&h, 1, 2, 3);
+	cr_assert_null(x.hnode.next);
+	cr_assert_null(x.hnode.prev);
+	del(&it[0].hnode);
+	del(&it[0].hnode);
+	CHECK_HLIST(&h, 2, 3);
 	cr_assert(cds_hlist_unhashed(&it[0].hnode));
-	cr_assert_null(it[0].hnode.next);
+	cr_assert_eq(it[0].hnode.next, next == NEXT_KEPT ? &it[1].hnode : NULL);
 }
 
 Test(hlist, del_init_of_unhashed_node_does_nothing)
 {
-	struct cds_hlist_head h;
-	struct item it[2], x;
+	del_init_again_case(cds_hlist_del_init, NEXT_NULL);
+}
 
-	fill(&h, it, 2);
-	scribble(&x, 9);
-	CDS_INIT_HLIST_NODE(&x.hnode);
-	/* before: [h] -> 1 -> 2, x unhashed   after: the same */
-	cds_hlist_del_init(&x.hnode);
-	CHECK_HLIST(&h, 1, 2);
-	cr_assert_null(x.hnode.next);
-	cr_assert_null(x.hnode.prev);
-	/* Twice on a node that was on the list: the second is a no-op. */
-	cds_hlist_del_init(&it[0].hnode);
-	cds_hlist_del_init(&it[0].hnode);
-	CHECK_HLIST(&h, 2);
-	cr_assert(cds_hlist_unhashed(&it[0].hnode));
+Test(hlist, del_init_rcu_of_unhashed_node_does_nothing)
+{
+	del_init_again_case(cds_hlist_del_init_rcu, NEXT_KEPT);
 }
 
 Test(hlist, move_list)
@@ -376,134 +405,61 @@ Test(hlist, move_list)
 	CHECK_HEMPTY(&newh);
 }
 
-/* Insert @add (cds_hlist_add_before or _rcu) before the first, the second. */
-static void add_before_case(void (*add)(struct cds_hlist_node *,
-					struct cds_hlist_node *))
+/*
+ * Two nodes put next to nodes of [h] -> 1 -> 2 by an insertion (before
+ * or behind, plain or _rcu): 10 next to it[at[0]], then 20 next to
+ * it[at[1]]; the list is then after[0], then after[1].
+ */
+struct insert_case {
+	int at[2];
+	int after[2][4];
+};
+
+/* before: [h] -> 1 -> 2   after: [h] -> 10 -> 1 -> 2, [h] -> 10 -> 1 -> 20 -> 2 */
+static const struct insert_case ins_before = {
+	.at = { 0, 1 },
+	.after = { { 10, 1, 2 }, { 10, 1, 20, 2 } },
+};
+
+/* before: [h] -> 1 -> 2   after: [h] -> 1 -> 2 -> 10, [h] -> 1 -> 20 -> 2 -> 10 */
+static const struct insert_case ins_behind = {
+	.at = { 1, 0 },
+	.after = { { 1, 2, 10 }, { 1, 20, 2, 10 } },
+};
+
+static void insert_case(void (*add)(struct cds_hlist_node *,
+				    struct cds_hlist_node *),
+			const struct insert_case *c)
 {
 	struct cds_hlist_head h;
-	struct item it[2], x, y;
+	struct item it[2], x[2];
+	int i;
 
 	fill(&h, it, 2);
-	scribble(&x, 10);
-	scribble(&y, 20);
-	/* before: [h] -> 1 -> 2   after: [h] -> 10 -> 1 -> 2 */
-	add(&x.hnode, &it[0].hnode);
-	CHECK_HLIST(&h, 10, 1, 2);
-	/* before: [h] -> 10 -> 1 -> 2   after: [h] -> 10 -> 1 -> 20 -> 2 */
-	add(&y.hnode, &it[1].hnode);
-	CHECK_HLIST(&h, 10, 1, 20, 2);
+	for (i = 0; i < 2; i++) {
+		scribble(&x[i], 10 * (i + 1));
+		add(&x[i].hnode, &it[c->at[i]].hnode);
+		check_hlist_keys(&h, c->after[i], (size_t)i + 3,
+				 "after an insertion");
+	}
 }
 
-Test(hlist, add_before_first_and_middle)
-{
-	add_before_case(cds_hlist_add_before);
-}
+/* The additions, plain and _rcu: X(test, the case it runs). */
+/* clang-format off */
+#define ADD_TESTS(X)                                                                            \
+	X(add_head, add_three_case(cds_hlist_add_head, 1))                                      \
+	X(add_before_first_and_middle, insert_case(cds_hlist_add_before, &ins_before))          \
+	X(add_behind_last_and_middle, insert_case(cds_hlist_add_behind, &ins_behind))           \
+	X(add_head_rcu, add_three_case(cds_hlist_add_head_rcu, 1))                              \
+	X(add_tail_rcu_empty_and_nonempty, add_three_case(cds_hlist_add_tail_rcu, 0))           \
+	X(add_before_rcu_first_and_middle, insert_case(cds_hlist_add_before_rcu, &ins_before))  \
+	X(add_behind_rcu_last_and_middle, insert_case(cds_hlist_add_behind_rcu, &ins_behind))
 
-/* Insert with @add (cds_hlist_add_behind or _rcu) behind the last, the first. */
-static void add_behind_case(void (*add)(struct cds_hlist_node *,
-					struct cds_hlist_node *))
-{
-	struct cds_hlist_head h;
-	struct item it[2], x, y;
-
-	fill(&h, it, 2);
-	scribble(&x, 10);
-	scribble(&y, 20);
-	/* before: [h] -> 1 -> 2   after: [h] -> 1 -> 2 -> 10 */
-	add(&x.hnode, &it[1].hnode);
-	CHECK_HLIST(&h, 1, 2, 10);
-	/* before: [h] -> 1 -> 2 -> 10   after: [h] -> 1 -> 20 -> 2 -> 10 */
-	add(&y.hnode, &it[0].hnode);
-	CHECK_HLIST(&h, 1, 20, 2, 10);
-}
-
-Test(hlist, add_behind_last_and_middle)
-{
-	add_behind_case(cds_hlist_add_behind);
-}
+#define ADD_TEST(test, run_case) Test(hlist, test) { run_case; }
+ADD_TESTS(ADD_TEST)
+/* clang-format on */
 
 /* ------------------------------------------------------ RCU operations */
-
-Test(hlist, add_head_rcu)
-{
-	add_head_case(cds_hlist_add_head_rcu);
-}
-
-Test(hlist, add_before_rcu_first_and_middle)
-{
-	add_before_case(cds_hlist_add_before_rcu);
-}
-
-Test(hlist, add_behind_rcu_last_and_middle)
-{
-	add_behind_case(cds_hlist_add_behind_rcu);
-}
-
-Test(hlist, add_tail_rcu_empty_and_nonempty)
-{
-	CDS_HLIST_HEAD(h);
-	struct item a, b, c;
-
-	scribble(&a, 1);
-	scribble(&b, 2);
-	scribble(&c, 3);
-	/* before: [h]   after: [h] -> 1 */
-	cds_hlist_add_tail_rcu(&a.hnode, &h);
-	CHECK_HLIST(&h, 1);
-	/* before: [h] -> 1   after: [h] -> 1 -> 2 */
-	cds_hlist_add_tail_rcu(&b.hnode, &h);
-	CHECK_HLIST(&h, 1, 2);
-	/* before: [h] -> 1 -> 2   after: [h] -> 1 -> 2 -> 3 */
-	cds_hlist_add_tail_rcu(&c.hnode, &h);
-	CHECK_HLIST(&h, 1, 2, 3);
-}
-
-Test(hlist, del_rcu_leaves_next_intact)
-{
-	struct cds_hlist_head h;
-	struct item it[3];
-
-	fill(&h, it, 3);
-	/* before: [h] -> 1 -> 2 -> 3   after: [h] -> 1 -> 3   (2 still -> 3) */
-	cds_hlist_del_rcu(&it[1].hnode);
-	CHECK_HLIST(&h, 1, 3);
-	cr_assert_eq(it[1].hnode.next, &it[2].hnode);
-	/* before: [h] -> 1 -> 3   after: [h] -> 1   (3 still -> NULL) */
-	cds_hlist_del_rcu(&it[2].hnode);
-	CHECK_HLIST(&h, 1);
-	cr_assert_null(it[2].hnode.next);
-	/* before: [h] -> 1   after: [h] */
-	cds_hlist_del_rcu(&it[0].hnode);
-	CHECK_HEMPTY(&h);
-}
-
-Test(hlist, del_init_rcu_unhashes_and_leaves_next)
-{
-	struct cds_hlist_head h;
-	struct item it[3], x;
-
-	fill(&h, it, 3);
-	/* before: [h] -> 1 -> 2 -> 3   after: [h] -> 2 -> 3 (1 -> 2, unhashed) */
-	cds_hlist_del_init_rcu(&it[0].hnode);
-	CHECK_HLIST(&h, 2, 3);
-	cr_assert(cds_hlist_unhashed(&it[0].hnode));
-	cr_assert_eq(it[0].hnode.next, &it[1].hnode);
-	/* A second call, and a call on a never-listed node, do nothing. */
-	cds_hlist_del_init_rcu(&it[0].hnode);
-	CHECK_HLIST(&h, 2, 3);
-	cr_assert_eq(it[0].hnode.next, &it[1].hnode);
-	scribble(&x, 9);
-	CDS_INIT_HLIST_NODE(&x.hnode);
-	cds_hlist_del_init_rcu(&x.hnode);
-	CHECK_HLIST(&h, 2, 3);
-	cr_assert_null(x.hnode.next);
-	cr_assert_null(x.hnode.prev);
-	/* before: [h] -> 2 -> 3   after: [h] -> 2 (3 unhashed, -> NULL) */
-	cds_hlist_del_init_rcu(&it[2].hnode);
-	CHECK_HLIST(&h, 2);
-	cr_assert(cds_hlist_unhashed(&it[2].hnode));
-	cr_assert_null(it[2].hnode.next);
-}
 
 Test(hlist, replace_rcu_first_middle_last)
 {
@@ -546,38 +502,167 @@ Test(hlist, entry_and_entry_safe)
 
 /* ----------------------------------------------------------- iterators */
 
-Test(hlist, for_each)
-{
+/* A walk test's list, [h] -> 1 -> 2 -> 3, and the keys its walks saw. */
+struct walk {
 	struct cds_hlist_head h;
 	struct item it[3];
-	struct cds_hlist_node *pos;
 	int seen[8];
-	size_t n = 0;
+	size_t n;
+};
 
-	fill(&h, it, 3);
-	cds_hlist_for_each(pos, &h)
-		seen[n++] = HITEM_KEY(pos);
-	CHECK_SEEN(seen, n, 1, 2, 3);
-	cr_assert_null(pos);
-	CHECK_HLIST(&h, 1, 2, 3);
-
-	/* break and continue */
-	n = 0;
-	cds_hlist_for_each(pos, &h) {
-		if (HITEM_KEY(pos) == 1)
-			continue;
-		seen[n++] = HITEM_KEY(pos);
-		if (HITEM_KEY(pos) == 2)
-			break;
-	}
-	CHECK_SEEN(seen, n, 2);
-	cr_assert_eq(pos, &it[1].hnode);
-
-	CDS_INIT_HLIST_HEAD(&h);
-	cds_hlist_for_each(pos, &h)
-		cr_assert_fail("body run on an empty list");
-	cr_assert_null(pos);
+static void walk_fill(struct walk *w)
+{
+	fill(&w->h, w->it, 3);
+	w->n = 0;
 }
+
+/*
+ * The walks below are written once for every iterator of a kind, plain
+ * and _rcu: a table X(test, begin, end, iterator, ...) names them, and
+ * one macro per kind is the test.  Each walks the list whole (and finds
+ * it unchanged), again stopped by continue and break, and walks an
+ * empty list or past the end.
+ */
+/* (clang-format would not lay out the loops of the bodies below as loops) */
+/* clang-format off */
+#define NODE_WALKS(X)							\
+	X(for_each, NO_SECTION, NO_SECTION, cds_hlist_for_each)		\
+	X(for_each_rcu, reader_begin, reader_end, cds_hlist_for_each_rcu)
+
+#define NODE_WALK_TEST(test, begin, end, for_each)			\
+	Test(hlist, test)						\
+	{								\
+		struct walk w;						\
+		struct cds_hlist_node *pos;				\
+									\
+		walk_fill(&w);						\
+		begin();						\
+		for_each(pos, &w.h)					\
+			w.seen[w.n++] = HITEM_KEY(pos);			\
+		CHECK_SEEN(w.seen, w.n, 1, 2, 3);			\
+		cr_assert_null(pos);					\
+		CHECK_HLIST(&w.h, 1, 2, 3);				\
+		w.n = 0;						\
+		for_each(pos, &w.h) {					\
+			if (HITEM_KEY(pos) == 1)			\
+				continue;				\
+			w.seen[w.n++] = HITEM_KEY(pos);			\
+			break;						\
+		}							\
+		CHECK_SEEN(w.seen, w.n, 2);				\
+		cr_assert_eq(pos, &w.it[1].hnode);			\
+		CDS_INIT_HLIST_HEAD(&w.h);				\
+		for_each(pos, &w.h)					\
+			cr_assert_fail("body run on an empty list");	\
+		cr_assert_null(pos);					\
+		end();							\
+	}
+NODE_WALKS(NODE_WALK_TEST)
+
+/*
+ * The entry iterators, through a walk_of(e, head) of each: with a node
+ * cursor @pos (which must stand on @e's node and end NULL) or without
+ * (the _2 forms: @e itself ends NULL).
+ */
+#define ENTRY_WALK(e, h)	cds_hlist_for_each_entry(e, pos, h, hnode)
+#define ENTRY_WALK_RCU(e, h)	cds_hlist_for_each_entry_rcu(e, pos, h, hnode)
+#define ENTRY_WALK_2(e, h)	cds_hlist_for_each_entry_2(e, h, hnode)
+#define ENTRY_WALK_RCU_2(e, h)	cds_hlist_for_each_entry_rcu_2(e, h, hnode)
+#define ENTRY_WALKS(X)							\
+	X(for_each_entry, NO_SECTION, NO_SECTION, ENTRY_WALK, pos)	\
+	X(for_each_entry_rcu, reader_begin, reader_end, ENTRY_WALK_RCU, pos) \
+	X(for_each_entry_2_ends_null, NO_SECTION, NO_SECTION, ENTRY_WALK_2, e) \
+	X(for_each_entry_rcu_2_ends_null, reader_begin, reader_end,	\
+	  ENTRY_WALK_RCU_2, e)
+
+#define ENTRY_WALK_TEST(test, begin, end, walk_of, ends_null)		\
+	Test(hlist, test)						\
+	{								\
+		struct walk w;						\
+		struct cds_hlist_node *pos = NULL;			\
+		struct item *e;						\
+									\
+		walk_fill(&w);						\
+		begin();						\
+		walk_of(e, &w.h) {						\
+			cr_assert(!pos || pos == &e->hnode);		\
+			cr_assert_eq(e, &w.it[w.n]);			\
+			w.seen[w.n++] = e->key;				\
+		}							\
+		CHECK_SEEN(w.seen, w.n, 1, 2, 3);			\
+		cr_assert_null(ends_null);				\
+		CHECK_HLIST(&w.h, 1, 2, 3);				\
+		w.n = 0;						\
+		walk_of(e, &w.h) {						\
+			if (e->key == 1)				\
+				continue;				\
+			w.seen[w.n++] = e->key;				\
+			break;						\
+		}							\
+		CHECK_SEEN(w.seen, w.n, 2);				\
+		cr_assert_eq(e, &w.it[1]);				\
+		CDS_INIT_HLIST_HEAD(&w.h);				\
+		e = &w.it[0];						\
+		walk_of(e, &w.h)						\
+			cr_assert_fail("body run on an empty list");	\
+		cr_assert_null(ends_null);				\
+		end();							\
+	}
+ENTRY_WALKS(ENTRY_WALK_TEST)
+
+/*
+ * The iterators that start at an element: _continue after it (@skip 1),
+ * _from at it (@skip 0).  Started at 1 (continue) or 2 (from): 2, 3; so
+ * again, stopped by a break at 2; resumed there; and started at @past
+ * (the last element, or NULL): nothing.
+ */
+#define START_WALKS(X)							\
+	X(for_each_entry_continue, NO_SECTION, NO_SECTION,		\
+	  cds_hlist_for_each_entry_continue, 1, &w.it[2])		\
+	X(for_each_entry_continue_rcu, reader_begin, reader_end,	\
+	  cds_hlist_for_each_entry_continue_rcu, 1, &w.it[2])		\
+	X(for_each_entry_from, NO_SECTION, NO_SECTION,			\
+	  cds_hlist_for_each_entry_from, 0, NULL)			\
+	X(for_each_entry_from_rcu, reader_begin, reader_end,		\
+	  cds_hlist_for_each_entry_from_rcu, 0, NULL)
+
+#define START_WALK_TEST(test, begin, end, walk_from, skip, past)	\
+	Test(hlist, test)						\
+	{								\
+		static const int rest[] = { 2, 3 };			\
+		struct walk w;						\
+		struct item *e;						\
+									\
+		walk_fill(&w);						\
+		begin();						\
+		e = &w.it[1 - (skip)];					\
+		walk_from(e, hnode)					\
+			w.seen[w.n++] = e->key;				\
+		CHECK_SEEN(w.seen, w.n, 2, 3);				\
+		cr_assert_null(e);					\
+		w.n = 0;						\
+		e = &w.it[1 - (skip)];					\
+		walk_from(e, hnode) {					\
+			w.seen[w.n++] = e->key;				\
+			if (e->key == 2)				\
+				break;					\
+		}							\
+		CHECK_SEEN(w.seen, w.n, 2);				\
+		cr_assert_eq(e, &w.it[1]);				\
+		w.n = 0;						\
+		walk_from(e, hnode)					\
+			w.seen[w.n++] = e->key;				\
+		check_seen(w.seen, w.n, rest + (skip), 2 - (skip),	\
+			   "resumed after the break");			\
+		e = past;						\
+		walk_from(e, hnode)					\
+			cr_assert_fail("body run past the end");	\
+		cr_assert_null(e);					\
+		CHECK_HLIST(&w.h, 1, 2, 3);				\
+		end();							\
+	}
+START_WALKS(START_WALK_TEST)
+/* clang-format on */
 
 Test(hlist, for_each_safe_deletes)
 {
@@ -606,348 +691,60 @@ Test(hlist, for_each_safe_deletes)
 		cr_assert_fail("body run on an empty list");
 }
 
-Test(hlist, for_each_entry)
-{
-	struct cds_hlist_head h;
-	struct item it[3], *e;
-	struct cds_hlist_node *pos;
-	int seen[8];
-	size_t n = 0;
+/*
+ * The _safe entry iterators free the element they stand on: with a node
+ * cursor @pos (on @e's node, ending NULL) or without (_2: @e ends NULL).
+ *   before: [h] -> 1 -> 2 -> 3 -> 4 -> 5   after: [h] -> 1 -> 3 -> 5
+ *   a break leaves @e on 1; then all freed: [h]
+ */
+/* clang-format off */
+#define SAFE_WALK(e, h)		cds_hlist_for_each_entry_safe(e, pos, p, h, hnode)
+#define SAFE_WALK_2(e, h)	cds_hlist_for_each_entry_safe_2(e, next, h, hnode)
+#define SAFE_WALKS(X)							\
+	X(for_each_entry_safe_deletes_and_frees, SAFE_WALK, pos)	\
+	X(for_each_entry_safe_2_deletes_and_frees, SAFE_WALK_2, e)
 
-	fill(&h, it, 3);
-	cds_hlist_for_each_entry(e, pos, &h, hnode) {
-		cr_assert_eq(&e->hnode, pos);
-		seen[n++] = e->key;
+#define SAFE_WALK_TEST(test, walk_of, ends_null)			\
+	Test(hlist, test)						\
+	{								\
+		CDS_HLIST_HEAD(h);					\
+		struct cds_hlist_node *pos = NULL, *p;			\
+		struct item *e, *next;					\
+		int seen[8];						\
+		size_t n = 0;						\
+		int k;							\
+									\
+		(void)p;						\
+		(void)next;						\
+		for (k = 5; k >= 1; k--) {				\
+			e = malloc(sizeof(*e));				\
+			cr_assert_not_null(e);				\
+			e->key = k;					\
+			cds_hlist_add_head(&e->hnode, &h);		\
+		}							\
+		walk_of(e, &h) {					\
+			cr_assert(!pos || pos == &e->hnode);		\
+			seen[n++] = e->key;				\
+			if (e->key % 2 == 0) {				\
+				cds_hlist_del(&e->hnode);		\
+				free(e);				\
+			}						\
+		}							\
+		CHECK_SEEN(seen, n, 1, 2, 3, 4, 5);			\
+		cr_assert_null(ends_null);				\
+		CHECK_HLIST(&h, 1, 3, 5);				\
+		walk_of(e, &h)						\
+			break;						\
+		cr_assert_eq(e->key, 1);				\
+		walk_of(e, &h) {					\
+			cds_hlist_del(&e->hnode);			\
+			free(e);					\
+		}							\
+		cr_assert_null(ends_null);				\
+		CHECK_HEMPTY(&h);					\
 	}
-	CHECK_SEEN(seen, n, 1, 2, 3);
-	cr_assert_null(pos);
-
-	n = 0;
-	cds_hlist_for_each_entry(e, pos, &h, hnode) {
-		if (e->key == 1)
-			continue;
-		seen[n++] = e->key;
-		break;
-	}
-	CHECK_SEEN(seen, n, 2);
-	cr_assert_eq(e, &it[1]);
-
-	CDS_INIT_HLIST_HEAD(&h);
-	cds_hlist_for_each_entry(e, pos, &h, hnode)
-		cr_assert_fail("body run on an empty list");
-	cr_assert_null(pos);
-}
-
-Test(hlist, for_each_entry_2_ends_null)
-{
-	struct cds_hlist_head h;
-	struct item it[3], *e;
-	int seen[8];
-	size_t n = 0;
-
-	fill(&h, it, 3);
-	cds_hlist_for_each_entry_2(e, &h, hnode)
-		seen[n++] = e->key;
-	CHECK_SEEN(seen, n, 1, 2, 3);
-	cr_assert_null(e);
-
-	n = 0;
-	cds_hlist_for_each_entry_2(e, &h, hnode) {
-		if (e->key != 3)
-			continue;
-		seen[n++] = e->key;
-		break;
-	}
-	CHECK_SEEN(seen, n, 3);
-	cr_assert_eq(e, &it[2]);
-
-	CDS_INIT_HLIST_HEAD(&h);
-	e = &it[0];
-	cds_hlist_for_each_entry_2(e, &h, hnode)
-		cr_assert_fail("body run on an empty list");
-	cr_assert_null(e);
-}
-
-Test(hlist, for_each_entry_safe_deletes_and_frees)
-{
-	CDS_HLIST_HEAD(h);
-	struct item *e;
-	struct cds_hlist_node *pos, *p;
-	int seen[8];
-	size_t n = 0;
-	int k;
-
-	for (k = 5; k >= 1; k--) {
-		e = malloc(sizeof(*e));
-		cr_assert_not_null(e);
-		e->key = k;
-		cds_hlist_add_head(&e->hnode, &h);
-	}
-	CHECK_HLIST(&h, 1, 2, 3, 4, 5);
-	/* before: [h] -> 1 -> 2 -> 3 -> 4 -> 5   after: [h] -> 1 -> 3 -> 5 */
-	cds_hlist_for_each_entry_safe(e, pos, p, &h, hnode) {
-		cr_assert_eq(&e->hnode, pos);
-		seen[n++] = e->key;
-		if (e->key % 2 == 0) {
-			cds_hlist_del(&e->hnode);
-			free(e);
-		}
-	}
-	CHECK_SEEN(seen, n, 1, 2, 3, 4, 5);
-	cr_assert_null(pos);
-	CHECK_HLIST(&h, 1, 3, 5);
-	/* before: [h] -> 1 -> 3 -> 5   after: [h] */
-	cds_hlist_for_each_entry_safe(e, pos, p, &h, hnode) {
-		cds_hlist_del(&e->hnode);
-		free(e);
-	}
-	CHECK_HEMPTY(&h);
-}
-
-Test(hlist, for_each_entry_safe_2_deletes_and_frees)
-{
-	CDS_HLIST_HEAD(h);
-	struct item *e, *next;
-	int seen[8];
-	size_t n = 0;
-	int k;
-
-	for (k = 4; k >= 1; k--) {
-		e = malloc(sizeof(*e));
-		cr_assert_not_null(e);
-		e->key = k;
-		cds_hlist_add_head(&e->hnode, &h);
-	}
-	/* before: [h] -> 1 -> 2 -> 3 -> 4   after: [h] -> 2 -> 4 */
-	cds_hlist_for_each_entry_safe_2(e, next, &h, hnode) {
-		seen[n++] = e->key;
-		if (e->key % 2) {
-			cds_hlist_del(&e->hnode);
-			free(e);
-		}
-	}
-	CHECK_SEEN(seen, n, 1, 2, 3, 4);
-	cr_assert_null(e);
-	CHECK_HLIST(&h, 2, 4);
-	/* break leaves @e on the element it stopped at */
-	cds_hlist_for_each_entry_safe_2(e, next, &h, hnode)
-		break;
-	cr_assert_eq(e->key, 2);
-	cds_hlist_for_each_entry_safe_2(e, next, &h, hnode) {
-		cds_hlist_del(&e->hnode);
-		free(e);
-	}
-	cr_assert_null(e);
-	CHECK_HEMPTY(&h);
-}
-
-Test(hlist, for_each_entry_continue)
-{
-	struct cds_hlist_head h;
-	struct item it[3], *e;
-	int seen[8];
-	size_t n = 0;
-
-	fill(&h, it, 3);
-	e = &it[0];
-	cds_hlist_for_each_entry_continue(e, hnode)
-		seen[n++] = e->key;
-	CHECK_SEEN(seen, n, 2, 3);
-	cr_assert_null(e);
-
-	/* From the last element: nothing follows. */
-	e = &it[2];
-	cds_hlist_for_each_entry_continue(e, hnode)
-		cr_assert_fail("body run after the last element");
-	cr_assert_null(e);
-
-	/* Resume where a break stopped. */
-	n = 0;
-	cds_hlist_for_each_entry_2(e, &h, hnode)
-		if (e->key == 2)
-			break;
-	cds_hlist_for_each_entry_continue(e, hnode)
-		seen[n++] = e->key;
-	CHECK_SEEN(seen, n, 3);
-}
-
-Test(hlist, for_each_entry_from)
-{
-	struct cds_hlist_head h;
-	struct item it[3], *e;
-	int seen[8];
-	size_t n = 0;
-
-	fill(&h, it, 3);
-	e = &it[1];
-	cds_hlist_for_each_entry_from(e, hnode)
-		seen[n++] = e->key;
-	CHECK_SEEN(seen, n, 2, 3);
-	cr_assert_null(e);
-
-	e = NULL;
-	cds_hlist_for_each_entry_from(e, hnode)
-		cr_assert_fail("body run from NULL");
-	cr_assert_null(e);
-}
-
-/* ---------------------------------------------------- RCU iterators */
-
-/* The RCU iterators run inside a read-side section of a registered thread. */
-static void reader_begin(void) RCULIST_ACQUIRES_RCU
-{
-	rculist_register_thread();
-	rculist_read_lock();
-}
-
-static void reader_end(void) RCULIST_RELEASES_RCU
-{
-	rculist_read_unlock();
-	rculist_quiescent_state();
-	rculist_unregister_thread();
-}
-
-Test(hlist, for_each_rcu)
-{
-	struct cds_hlist_head h;
-	struct item it[3];
-	struct cds_hlist_node *pos;
-	int seen[8];
-	size_t n = 0;
-
-	fill(&h, it, 3);
-	reader_begin();
-	cds_hlist_for_each_rcu(pos, &h)
-		seen[n++] = HITEM_KEY(pos);
-	CHECK_SEEN(seen, n, 1, 2, 3);
-	cr_assert_null(pos);
-	n = 0;
-	cds_hlist_for_each_rcu(pos, &h) {
-		if (HITEM_KEY(pos) == 1)
-			continue;
-		seen[n++] = HITEM_KEY(pos);
-		break;
-	}
-	CHECK_SEEN(seen, n, 2);
-	CDS_INIT_HLIST_HEAD(&h);
-	cds_hlist_for_each_rcu(pos, &h)
-		cr_assert_fail("body run on an empty list");
-	cr_assert_null(pos);
-	reader_end();
-}
-
-Test(hlist, for_each_entry_rcu)
-{
-	struct cds_hlist_head h;
-	struct item it[3], *e;
-	struct cds_hlist_node *pos;
-	int seen[8];
-	size_t n = 0;
-
-	fill(&h, it, 3);
-	reader_begin();
-	cds_hlist_for_each_entry_rcu(e, pos, &h, hnode) {
-		cr_assert_eq(&e->hnode, pos);
-		seen[n++] = e->key;
-	}
-	CHECK_SEEN(seen, n, 1, 2, 3);
-	cr_assert_null(pos);
-	n = 0;
-	cds_hlist_for_each_entry_rcu(e, pos, &h, hnode) {
-		if (e->key == 1)
-			continue;
-		seen[n++] = e->key;
-		break;
-	}
-	CHECK_SEEN(seen, n, 2);
-	cr_assert_eq(e, &it[1]);
-	CDS_INIT_HLIST_HEAD(&h);
-	cds_hlist_for_each_entry_rcu(e, pos, &h, hnode)
-		cr_assert_fail("body run on an empty list");
-	cr_assert_null(pos);
-	reader_end();
-}
-
-Test(hlist, for_each_entry_rcu_2_ends_null)
-{
-	struct cds_hlist_head h;
-	struct item it[3], *e;
-	int seen[8];
-	size_t n = 0;
-
-	fill(&h, it, 3);
-	reader_begin();
-	cds_hlist_for_each_entry_rcu_2(e, &h, hnode)
-		seen[n++] = e->key;
-	CHECK_SEEN(seen, n, 1, 2, 3);
-	cr_assert_null(e);
-	n = 0;
-	cds_hlist_for_each_entry_rcu_2(e, &h, hnode) {
-		if (e->key == 1)
-			continue;
-		seen[n++] = e->key;
-		break;
-	}
-	CHECK_SEEN(seen, n, 2);
-	cr_assert_eq(e, &it[1]);
-	CDS_INIT_HLIST_HEAD(&h);
-	e = &it[0];
-	cds_hlist_for_each_entry_rcu_2(e, &h, hnode)
-		cr_assert_fail("body run on an empty list");
-	cr_assert_null(e);
-	reader_end();
-}
-
-Test(hlist, for_each_entry_continue_rcu)
-{
-	struct cds_hlist_head h;
-	struct item it[3], *e;
-	int seen[8];
-	size_t n = 0;
-
-	fill(&h, it, 3);
-	reader_begin();
-	e = &it[0];
-	cds_hlist_for_each_entry_continue_rcu(e, hnode)
-		seen[n++] = e->key;
-	CHECK_SEEN(seen, n, 2, 3);
-	cr_assert_null(e);
-	e = &it[2];
-	cds_hlist_for_each_entry_continue_rcu(e, hnode)
-		cr_assert_fail("body run after the last element");
-	cr_assert_null(e);
-	reader_end();
-}
-
-Test(hlist, for_each_entry_from_rcu)
-{
-	struct cds_hlist_head h;
-	struct item it[3], *e;
-	int seen[8];
-	size_t n = 0;
-
-	fill(&h, it, 3);
-	reader_begin();
-	e = &it[1];
-	cds_hlist_for_each_entry_from_rcu(e, hnode)
-		seen[n++] = e->key;
-	CHECK_SEEN(seen, n, 2, 3);
-	cr_assert_null(e);
-	n = 0;
-	e = &it[0];
-	cds_hlist_for_each_entry_from_rcu(e, hnode) {
-		seen[n++] = e->key;
-		if (e->key == 2)
-			break;
-	}
-	CHECK_SEEN(seen, n, 1, 2);
-	cr_assert_eq(e, &it[1]);
-	e = NULL;
-	cds_hlist_for_each_entry_from_rcu(e, hnode)
-		cr_assert_fail("body run from NULL");
-	cr_assert_null(e);
-	reader_end();
-}
+SAFE_WALKS(SAFE_WALK_TEST)
+/* clang-format on */
 
 /* A reader standing on a node removed by del_rcu goes on to the rest. */
 Test(hlist, reader_on_deleted_node_continues)

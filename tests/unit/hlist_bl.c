@@ -54,22 +54,18 @@ static void check_bl_keys(const struct cds_hlist_bl_head *h, int lk,
 		pos = pos->next;
 	}
 	cr_assert_null(pos, "%s: list longer than %zu keys", where, n);
-	cr_assert_eq(cds_hlist_bl_empty(h), n == 0, "%s: cds_hlist_bl_empty", where);
+	cr_assert_eq(cds_hlist_bl_empty(h), n == 0, "%s: cds_hlist_bl_empty",
+		     where);
 }
 
-#define CHECK_BL(h, lk, ...)						\
-	do {								\
-		static const int keys_[] = { __VA_ARGS__ };		\
-		check_bl_keys(h, lk, keys_, sizeof(keys_) / sizeof(keys_[0]), \
-			      #h);					\
-	} while (0)
+#define CHECK_BL(h, lk, ...)  check_bl_keys(h, lk, KEYS(__VA_ARGS__), #h)
 #define CHECK_BL_EMPTY(h, lk) check_bl_keys(h, lk, NULL, 0, #h)
 
 static void init_items(struct bitem *it, size_t n)
 {
 	size_t i;
 
-	memset(it, 0xa5, n * sizeof(*it));	/* garbage, as if never initialised */
+	memset(it, 0xa5, n * sizeof(*it)); /* garbage, as if never initialised */
 	for (i = 0; i < n; i++)
 		it[i].key = (int)i + 1;
 }
@@ -160,84 +156,82 @@ Test(hlist_bl, add_before_and_behind)
 	init_items(it, 5);
 	CDS_INIT_HLIST_BL_HEAD(&h);
 	cds_hlist_bl_lock(&h);
-	cds_hlist_bl_add_head(&it[2].node, &h);		/* [h] -> 3 */
-	cds_hlist_bl_add_before(&it[0].node, &it[2].node);	/* before first */
+	cds_hlist_bl_add_head(&it[2].node, &h);		   /* [h] -> 3 */
+	cds_hlist_bl_add_before(&it[0].node, &it[2].node); /* before first */
 	CHECK_BL(&h, 1, 1, 3);
-	cds_hlist_bl_add_before(&it[1].node, &it[2].node);	/* in the middle */
+	cds_hlist_bl_add_before(&it[1].node, &it[2].node); /* in the middle */
 	CHECK_BL(&h, 1, 1, 2, 3);
-	cds_hlist_bl_add_behind(&it[4].node, &it[2].node);	/* after last */
+	cds_hlist_bl_add_behind(&it[4].node, &it[2].node); /* after last */
 	CHECK_BL(&h, 1, 1, 2, 3, 5);
-	cds_hlist_bl_add_behind(&it[3].node, &it[2].node);	/* in the middle */
+	cds_hlist_bl_add_behind(&it[3].node, &it[2].node); /* in the middle */
 	CHECK_BL(&h, 1, 1, 2, 3, 4, 5);
 	cds_hlist_bl_unlock(&h);
 	CHECK_BL(&h, 0, 1, 2, 3, 4, 5);
 }
 
-/* Deleting the first node rewrites first: the bit stays.  Every position. */
-Test(hlist_bl, del_every_position_keeps_lock_bit)
+/*
+ * A deletion (plain, _init or _rcu) at every position of the locked
+ * [h] -> 1 -> 2 -> 3 -> 4: the middle, the first, the last, the only.
+ * Deleting the first node rewrites first: the lock bit stays.  The deleted
+ * node then reads as unhashed (_init, and a second _init does nothing)
+ * and its next is NULL (_init) or still leads where it led (_rcu, for a
+ * reader standing on it).
+ */
+static const struct bl_del_step {
+	int at;
+	int after[3];
+	size_t n;
+} bl_del_steps[] = {
+	{ 1, { 1, 3, 4 }, 3 }, /* middle */
+	{ 0, { 3, 4 }, 2 },    /* first */
+	{ 3, { 3 }, 1 },       /* last */
+	{ 2, { 0 }, 0 },       /* only */
+};
+
+static void bl_del_case(void (*del)(struct cds_hlist_bl_node *), int init,
+			enum del_next next)
 {
 	struct cds_hlist_bl_head h;
+	struct cds_hlist_bl_node *node, *was;
 	struct bitem it[4];
-	int i;
+	size_t i;
 
 	init_items(it, 4);
 	CDS_INIT_HLIST_BL_HEAD(&h);
 	cds_hlist_bl_lock(&h);
-	for (i = 3; i >= 0; i--)
+	for (i = 4; i-- > 0;)
 		cds_hlist_bl_add_head(&it[i].node, &h);
 	CHECK_BL(&h, 1, 1, 2, 3, 4);
-	cds_hlist_bl_del(&it[1].node);			/* middle */
-	CHECK_BL(&h, 1, 1, 3, 4);
-	cds_hlist_bl_del(&it[0].node);			/* first */
-	CHECK_BL(&h, 1, 3, 4);
-	cds_hlist_bl_del(&it[3].node);			/* last */
-	CHECK_BL(&h, 1, 3);
-	cds_hlist_bl_del(&it[2].node);			/* only */
-	CHECK_BL_EMPTY(&h, 1);
+	for (i = 0; i < sizeof(bl_del_steps) / sizeof(bl_del_steps[0]); i++) {
+		node = &it[bl_del_steps[i].at].node;
+		was = node->next;
+		del(node);
+		check_bl_keys(&h, 1, bl_del_steps[i].after, bl_del_steps[i].n,
+			      "after a deletion");
+		cr_assert(!init || cds_hlist_bl_unhashed(node), "step %zu", i);
+		check_deleted_next(node->next, was, next, i);
+	}
+	if (init) {
+		del(&it[0].node);
+		CHECK_BL_EMPTY(&h, 1);
+	}
 	cds_hlist_bl_unlock(&h);
 	CHECK_BL_EMPTY(&h, 0);
 }
 
-/* del_init: unhashed afterwards, and a second del_init does nothing. */
-Test(hlist_bl, del_init_twice)
+Test(hlist_bl, del_every_position_keeps_lock_bit)
 {
-	struct cds_hlist_bl_head h;
-	struct bitem it[2];
-
-	init_items(it, 2);
-	CDS_INIT_HLIST_BL_HEAD(&h);
-	cds_hlist_bl_lock(&h);
-	cds_hlist_bl_add_head(&it[1].node, &h);
-	cds_hlist_bl_add_head(&it[0].node, &h);
-	cr_assert_not(cds_hlist_bl_unhashed(&it[0].node));
-	cds_hlist_bl_del_init(&it[0].node);
-	CHECK_BL(&h, 1, 2);
-	cr_assert(cds_hlist_bl_unhashed(&it[0].node));
-	cr_assert_null(it[0].node.next);
-	cds_hlist_bl_del_init(&it[0].node);
-	CHECK_BL(&h, 1, 2);
-	cds_hlist_bl_unlock(&h);
+	bl_del_case(cds_hlist_bl_del, 0, NEXT_ANY);
 }
 
-/* del_rcu: the deleted node keeps its next for a reader standing on it. */
+Test(hlist_bl, del_init_twice)
+{
+	bl_del_case(cds_hlist_bl_del_init, 1, NEXT_NULL);
+}
+
 Test(hlist_bl, del_rcu_keeps_next)
 {
-	struct cds_hlist_bl_head h;
-	struct bitem it[3];
-	int i;
-
-	init_items(it, 3);
-	CDS_INIT_HLIST_BL_HEAD(&h);
-	cds_hlist_bl_lock(&h);
-	for (i = 2; i >= 0; i--)
-		cds_hlist_bl_add_head_rcu(&it[i].node, &h);
-	cds_hlist_bl_del_rcu(&it[1].node);
-	CHECK_BL(&h, 1, 1, 3);
-	cr_assert_eq(it[1].node.next, &it[2].node);
-	cds_hlist_bl_del_rcu(&it[0].node);
-	CHECK_BL(&h, 1, 3);
-	cr_assert_eq(it[0].node.next, &it[2].node);
-	cds_hlist_bl_unlock(&h);
+	bl_del_case(cds_hlist_bl_del_rcu, 0, NEXT_KEPT);
 }
 
 /* The iterators: the kernel's argument lists; the lock bit never shows. */
@@ -320,7 +314,7 @@ static void *lock_worker(void *p)
 		if (__atomic_exchange_n(&a->inside, 1, __ATOMIC_RELAXED))
 			__atomic_store_n(&a->overlaps, 1, __ATOMIC_RELAXED);
 		v = *(volatile unsigned long *)a->counter;
-		if (i % 8 == 0)	/* hold the lock across a reschedule */
+		if (i % 8 == 0) /* hold the lock across a reschedule */
 			sched_yield();
 		*(volatile unsigned long *)a->counter = v + 1;
 		__atomic_store_n(&a->inside, 0, __ATOMIC_RELAXED);

@@ -62,26 +62,25 @@ static void setup(void)
 	reset();
 }
 
-/* Scribble over an unlinked element, as free() and reuse might. */
-static void trash(struct cds_list_head *link)
-{
-	memset(link, 0x5a, sizeof(*link));
-}
-
 TestSuite(iterators, .timeout = 10, .init = setup);
 
-/* ------------------------------------------------- link iterators */
-
-Test(iterators, for_each)
+/* The _rcu suite walks inside a read-side section of a registered thread. */
+static void rcu_setup(void) RCULIST_ACQUIRES_RCU
 {
-	struct cds_list_head *pos;
-
-	cds_list_for_each(pos, HEAD)
-		visit(ITEM_KEY(pos));
-	CHECK_VISITS("abcd");
-	cr_assert_eq(pos, &h);
-	CHECK_LIST(&h, 'a', 'b', 'c', 'd');
+	setup();
+	rculist_register_thread();
+	rculist_read_lock();
 }
+
+static void rcu_teardown(void) RCULIST_RELEASES_RCU
+{
+	rculist_read_unlock();
+	rculist_unregister_thread();
+}
+
+TestSuite(iterators_rcu, .timeout = 10, .init = rcu_setup, .fini = rcu_teardown);
+
+/* ------------------------------------------------- link iterators */
 
 Test(iterators, for_each_on_an_empty_list)
 {
@@ -94,105 +93,7 @@ Test(iterators, for_each_on_an_empty_list)
 	cr_assert_eq(pos, &h);
 }
 
-Test(iterators, for_each_break_and_continue)
-{
-	struct cds_list_head *pos;
-
-	cds_list_for_each(pos, HEAD) {
-		if (pos == L('b'))
-			continue;
-		if (pos == L('d'))
-			break;
-		visit(ITEM_KEY(pos));
-	}
-	CHECK_VISITS("ac");
-	cr_assert_eq(pos, L('d'));
-}
-
-Test(iterators, for_each_prev)
-{
-	struct cds_list_head *pos;
-
-	cds_list_for_each_prev(pos, HEAD)
-		visit(ITEM_KEY(pos));
-	CHECK_VISITS("dcba");
-	cr_assert_eq(pos, &h);
-}
-
-Test(iterators, for_each_continue)
-{
-	struct cds_list_head *pos = L('b');
-
-	/* from b, exclusive: c d */
-	cds_list_for_each_continue(pos, HEAD)
-		visit(ITEM_KEY(pos));
-	CHECK_VISITS("cd");
-	cr_assert_eq(pos, &h);
-	/* from the last: nothing */
-	reset();
-	pos = L('d');
-	cds_list_for_each_continue(pos, HEAD)
-		visit(ITEM_KEY(pos));
-	CHECK_VISITS("");
-}
-
-Test(iterators, for_each_safe_deleting_every_link)
-{
-	struct cds_list_head *pos, *p;
-
-	/* before: [h] <-> a <-> b <-> c <-> d   after: [h] */
-	cds_list_for_each_safe(pos, p, HEAD) {
-		visit(ITEM_KEY(pos));
-		cds_list_del(pos);
-		trash(pos);
-	}
-	CHECK_VISITS("abcd");
-	CHECK_EMPTY(&h);
-}
-
-Test(iterators, for_each_safe_deleting_some)
-{
-	struct cds_list_head *pos, *p;
-
-	/* before: [h] <-> a <-> b <-> c <-> d   after: [h] <-> a <-> c */
-	cds_list_for_each_safe(pos, p, HEAD) {
-		visit(ITEM_KEY(pos));
-		if (ITEM_KEY(pos) == 'b' || ITEM_KEY(pos) == 'd') {
-			cds_list_del(pos);
-			trash(pos);
-		}
-	}
-	CHECK_VISITS("abcd");
-	CHECK_LIST(&h, 'a', 'c');
-}
-
-Test(iterators, for_each_prev_safe_deleting)
-{
-	struct cds_list_head *pos, *p;
-
-	/* before: [h] <-> a <-> b <-> c <-> d   after: [h] <-> a */
-	cds_list_for_each_prev_safe(pos, p, HEAD) {
-		if (pos == L('a'))
-			break;
-		visit(ITEM_KEY(pos));
-		cds_list_del(pos);
-		trash(pos);
-	}
-	CHECK_VISITS("dcb");
-	CHECK_LIST(&h, 'a');
-}
-
 /* ------------------------------------------------- entry iterators */
-
-Test(iterators, for_each_entry)
-{
-	struct item *pos;
-
-	cds_list_for_each_entry(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("abcd");
-	CHECK_LIST(&h, 'a', 'b', 'c', 'd');
-}
 
 Test(iterators, for_each_entry_not_found_idiom)
 {
@@ -217,66 +118,6 @@ Test(iterators, for_each_entry_not_found_idiom)
 	cr_assert_str_eq(seen, "");
 }
 
-Test(iterators, for_each_entry_break_and_continue)
-{
-	struct item *pos;
-
-	cds_list_for_each_entry(pos, HEAD, link) {
-		if (pos->key == 'a')
-			continue;
-		visit(pos->key);
-		if (pos->key == 'c')
-			break;
-	}
-	CHECK_VISITS("bc");
-	cr_assert_eq(pos, IT('c'));
-}
-
-Test(iterators, for_each_entry_reverse)
-{
-	struct item *pos;
-
-	cds_list_for_each_entry_reverse(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("dcba");
-	cr_assert_eq(&pos->link, &h);
-}
-
-Test(iterators, for_each_entry_continue)
-{
-	struct item *pos = IT('b');
-
-	cds_list_for_each_entry_continue(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("cd");
-	cr_assert_eq(&pos->link, &h);
-}
-
-Test(iterators, for_each_entry_continue_reverse)
-{
-	struct item *pos = IT('c');
-
-	cds_list_for_each_entry_continue_reverse(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("ba");
-	cr_assert_eq(&pos->link, &h);
-}
-
-Test(iterators, for_each_entry_from)
-{
-	struct item *pos = IT('b');
-
-	cds_list_for_each_entry_from(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("bcd");
-	cr_assert_eq(&pos->link, &h);
-	/* from the head itself (after a failed search): nothing */
-	reset();
-	cds_list_for_each_entry_from(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("");
-}
-
 Test(iterators, for_each_entry_from_resumes_a_search)
 {
 	struct item *pos;
@@ -288,16 +129,6 @@ Test(iterators, for_each_entry_from_resumes_a_search)
 	cds_list_for_each_entry_from(pos, HEAD, link)
 		visit(pos->key);
 	CHECK_VISITS("bcd");
-}
-
-Test(iterators, for_each_entry_from_reverse)
-{
-	struct item *pos = IT('c');
-
-	cds_list_for_each_entry_from_reverse(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("cba");
-	cr_assert_eq(&pos->link, &h);
 }
 
 Test(iterators, entry_is_head)
@@ -333,7 +164,7 @@ Test(iterators, entry_is_head)
 	CHECK_LIST(&h, 'a', 'b', 'c', 'd');
 }
 
-/* ------------------------------------------------- safe entry iterators */
+/* ------------------------------------------------- heap elements */
 
 static struct item *new_item(int key)
 {
@@ -358,104 +189,184 @@ static void free_item(struct item *it)
 	free(it);
 }
 
-Test(iterators, for_each_entry_safe_deleting_and_freeing)
-{
-	struct item *pos, *n;
+/* ------------------------------------------------- the walks, as tables */
 
-	build_heap("abcd");
-	/* before: [h] <-> a <-> b <-> c <-> d   after: [h] */
-	cds_list_for_each_entry_safe(pos, n, HEAD, link) {
-		visit(pos->key);
-		cds_list_del(&pos->link);
-		free_item(pos);
+/* A test of @suite: those of iterators_rcu hold a read-side section. */
+#define DECLARE_iterators(test)	    TEST_NO_RCU_ANALYSIS(iterators, test)
+#define DECLARE_iterators_rcu(test) TEST_REQUIRES_RCU(iterators_rcu, test)
+
+/* The entry whose link is the head itself (where a failed search ends). */
+#define HEAD_ENTRY cds_list_entry(&h, struct item, link)
+
+/* (clang-format would not lay out the loops of the bodies below as loops) */
+/* clang-format off */
+/* The _safe iterators with their spare cursor @n, as walk(pos, head[, member]). */
+#define LINK_SAFE(pos, head)		  cds_list_for_each_safe(pos, n, head)
+#define LINK_PREV_SAFE(pos, head)	  cds_list_for_each_prev_safe(pos, n, head)
+#define ENTRY_SAFE(pos, head, m)	  cds_list_for_each_entry_safe(pos, n, head, m)
+#define ENTRY_SAFE_REVERSE(pos, head, m)  cds_list_for_each_entry_safe_reverse(pos, n, head, m)
+#define ENTRY_SAFE_FROM(pos, head, m)	  cds_list_for_each_entry_safe_from(pos, n, head, m)
+#define ENTRY_SAFE_CONTINUE(pos, head, m) cds_list_for_each_entry_safe_continue(pos, n, head, m)
+
+/*
+ * The two kinds of cursor, for the tables below: a link (the list_head
+ * iterators) or an entry.  Of a cursor @pos: its key, its link; the
+ * cursor at element @ch; a walk of [h] by iterator @walk; the cursor at
+ * item @it, and the item at cursor @pos.
+ */
+#define LINK_T			struct cds_list_head
+#define LINK_KEY(pos)		ITEM_KEY(pos)
+#define LINK_LINK(pos)		(pos)
+#define LINK_AT(ch)		L(ch)
+#define LINK_WALK(walk, pos)	walk(pos, HEAD)
+#define LINK_OF(it)		(&(it)->link)
+#define LINK_ITEM(pos)		cds_list_entry(pos, struct item, link)
+#define ENTRY_T			struct item
+#define ENTRY_KEY(pos)		((pos)->key)
+#define ENTRY_LINK(pos)		(&(pos)->link)
+#define ENTRY_AT(ch)		IT(ch)
+#define ENTRY_WALK(walk, pos)	walk(pos, HEAD, link)
+#define ENTRY_OF(it)		(it)
+#define ENTRY_ITEM(pos)		(pos)
+
+/*
+ * A whole walk of [h] <-> a <-> b <-> c <-> d by cds_list_<iterator>,
+ * the cursor starting at @start: it visits @expect, ends on the head,
+ * and leaves the list as it was.  X(test, kind, iterator, start, expect)
+ */
+#define PLAIN_WALKS(X)							\
+	X(for_each, LINK, for_each, NULL, "abcd")			\
+	X(for_each_prev, LINK, for_each_prev, NULL, "dcba")		\
+	X(for_each_continue, LINK, for_each_continue, L('b'), "cd")	\
+	X(for_each_continue_from_the_last, LINK, for_each_continue, L('d'), "") \
+	X(for_each_entry, ENTRY, for_each_entry, NULL, "abcd")		\
+	X(for_each_entry_reverse, ENTRY, for_each_entry_reverse, NULL, "dcba") \
+	X(for_each_entry_continue, ENTRY, for_each_entry_continue, IT('b'), "cd") \
+	X(for_each_entry_continue_reverse, ENTRY, for_each_entry_continue_reverse, IT('c'), "ba") \
+	X(for_each_entry_from, ENTRY, for_each_entry_from, IT('b'), "bcd") \
+	X(for_each_entry_from_the_head, ENTRY, for_each_entry_from, HEAD_ENTRY, "") \
+	X(for_each_entry_from_reverse, ENTRY, for_each_entry_from_reverse, IT('c'), "cba")
+#define RCU_WALKS(X)							\
+	X(for_each_rcu, LINK, for_each_rcu, NULL, "abcd")		\
+	X(for_each_entry_rcu, ENTRY, for_each_entry_rcu, NULL, "abcd")	\
+	X(for_each_entry_reverse_rcu, ENTRY, for_each_entry_reverse_rcu, NULL, "dcba") \
+	X(for_each_entry_continue_rcu, ENTRY, for_each_entry_continue_rcu, IT('b'), "cd") \
+	X(for_each_entry_from_rcu, ENTRY, for_each_entry_from_rcu, IT('c'), "cd")
+
+#define WALK_TEST(suite, test, kind, iterator, start, expect)		\
+	DECLARE_##suite(test);						\
+	Test(suite, test)						\
+	{								\
+		kind##_T *pos = start;					\
+									\
+		kind##_WALK(cds_list_##iterator, pos)			\
+			visit(kind##_KEY(pos));				\
+		CHECK_VISITS(expect);					\
+		cr_assert_eq(kind##_LINK(pos), &h);			\
+		CHECK_LIST(&h, 'a', 'b', 'c', 'd');			\
 	}
-	CHECK_VISITS("abcd");
-	CHECK_EMPTY(&h);
-	cr_assert_eq(&pos->link, &h);
-}
+#define PLAIN_WALK(...) WALK_TEST(iterators, __VA_ARGS__)
+#define RCU_WALK(...)	WALK_TEST(iterators_rcu, __VA_ARGS__)
+PLAIN_WALKS(PLAIN_WALK)
+RCU_WALKS(RCU_WALK)
 
-Test(iterators, for_each_entry_safe_deleting_some)
-{
-	struct item *pos, *n;
+/*
+ * A walk that skips @skip with continue and stops at @stop with break
+ * (before visiting it): it visits @expect and leaves the cursor at @stop.
+ * X(test, kind, walk, skip, stop, expect)
+ */
+#define PLAIN_BREAKS(X)							\
+	X(for_each_break_and_continue, LINK, cds_list_for_each, 'b', 'd', "ac") \
+	X(for_each_entry_break_and_continue, ENTRY, cds_list_for_each_entry, 'a', 'c', "b") \
+	X(safe_iterators_break_and_continue, ENTRY, ENTRY_SAFE, 'b', 'd', "ac")
+#define RCU_BREAKS(X)							\
+	X(for_each_rcu_break_and_continue, LINK, cds_list_for_each_rcu, 'a', 'c', "b") \
+	X(for_each_entry_rcu_break, ENTRY, cds_list_for_each_entry_rcu, 'b', 'c', "a") \
+	X(for_each_entry_reverse_rcu_break, ENTRY, cds_list_for_each_entry_reverse_rcu, \
+	  'c', 'a', "db")
 
-	build_heap("abcd");
-	/* before: [h] <-> a <-> b <-> c <-> d   after: [h] <-> b <-> d */
-	cds_list_for_each_entry_safe(pos, n, HEAD, link) {
-		visit(pos->key);
-		if (pos->key == 'a' || pos->key == 'c') {
-			cds_list_del(&pos->link);
-			free_item(pos);
-		}
+#define BREAK_TEST(suite, test, kind, walk, skip, stop, expect)		\
+	DECLARE_##suite(test);						\
+	Test(suite, test)						\
+	{								\
+		kind##_T *pos, *n;					\
+									\
+		(void)n;						\
+		kind##_WALK(walk, pos) {				\
+			if (kind##_KEY(pos) == (skip))			\
+				continue;				\
+			if (kind##_KEY(pos) == (stop))			\
+				break;					\
+			visit(kind##_KEY(pos));				\
+		}							\
+		CHECK_VISITS(expect);					\
+		cr_assert_eq(pos, kind##_AT(stop));			\
+		CHECK_LIST(&h, 'a', 'b', 'c', 'd');			\
 	}
-	CHECK_VISITS("abcd");
-	CHECK_LIST(&h, 'b', 'd');
-	cds_list_for_each_entry_safe(pos, n, &h, link)
-		free_item(pos);
-}
+#define PLAIN_BREAK(...) BREAK_TEST(iterators, __VA_ARGS__)
+#define RCU_BREAK(...)	 BREAK_TEST(iterators_rcu, __VA_ARGS__)
+PLAIN_BREAKS(PLAIN_BREAK)
+RCU_BREAKS(RCU_BREAK)
 
-Test(iterators, for_each_entry_safe_reverse)
-{
-	struct item *pos, *n;
+/*
+ * The _safe iterators over malloc()ed elements, the cursor starting at
+ * the element @start (0: none): each deletes and frees the elements of
+ * @del as it goes, stops at @stop (0: never), visits @expect, ends on the
+ * head (unless stopped) and leaves [h] <-> @left.
+ * X(test, kind, iterator, start, stop, del, expect, left)
+ */
+#define SAFE_WALKS(X)							\
+	X(for_each_safe_deleting_every_link, LINK, LINK_SAFE, 0, 0, "abcd", "abcd", "") \
+	X(for_each_safe_deleting_some, LINK, LINK_SAFE, 0, 0, "bd", "abcd", "ac") \
+	X(for_each_prev_safe_deleting, LINK, LINK_PREV_SAFE, 0, 'a', "bcd", "dcb", "a") \
+	X(for_each_entry_safe_deleting_and_freeing, ENTRY, ENTRY_SAFE, 0, 0, "abcd", "abcd", "") \
+	X(for_each_entry_safe_deleting_some, ENTRY, ENTRY_SAFE, 0, 0, "ac", "abcd", "bd") \
+	X(for_each_entry_safe_reverse, ENTRY, ENTRY_SAFE_REVERSE, 0, 0, "abcd", "dcba", "") \
+	X(for_each_entry_safe_from, ENTRY, ENTRY_SAFE_FROM, 'b', 0, "bcd", "bcd", "a") \
+	X(for_each_entry_safe_continue, ENTRY, ENTRY_SAFE_CONTINUE, 'b', 0, "cd", "cd", "ab")
 
-	build_heap("abcd");
-	/* before: [h] <-> a <-> b <-> c <-> d   after: [h] */
-	cds_list_for_each_entry_safe_reverse(pos, n, HEAD, link) {
-		visit(pos->key);
-		cds_list_del(&pos->link);
-		free_item(pos);
+#define SAFE_TEST(test, kind, walk, start, stop, del, expect, left)	\
+	Test(iterators, test)						\
+	{								\
+		kind##_T *pos = NULL, *n;				\
+		struct item *it, *next;					\
+									\
+		build_heap("abcd");					\
+		cds_list_for_each_entry(it, &h, link)			\
+			if (it->key == (start))				\
+				pos = kind##_OF(it);			\
+		kind##_WALK(walk, pos) {				\
+			if (kind##_KEY(pos) == (stop))			\
+				break;					\
+			visit(kind##_KEY(pos));				\
+			if (strchr(del, kind##_KEY(pos))) {		\
+				cds_list_del(kind##_LINK(pos));		\
+				free_item(kind##_ITEM(pos));		\
+			}						\
+		}							\
+		CHECK_VISITS(expect);					\
+		if (!(stop))						\
+			cr_assert_eq(kind##_LINK(pos), &h);		\
+		check_list_str(&h, left);					\
+		cds_list_for_each_entry_safe(it, next, &h, link)	\
+			free_item(it);					\
 	}
-	CHECK_VISITS("dcba");
-	CHECK_EMPTY(&h);
-}
-
-Test(iterators, for_each_entry_safe_from)
-{
-	struct item *pos, *n;
-
-	/* before: [h] <-> a <-> b <-> c <-> d   after: [h] <-> a (from b on) */
-	pos = IT('b');
-	cds_list_for_each_entry_safe_from(pos, n, HEAD, link) {
-		visit(pos->key);
-		cds_list_del(&pos->link);
-		trash(&pos->link);
-	}
-	CHECK_VISITS("bcd");
-	CHECK_LIST(&h, 'a');
-	cr_assert_eq(&pos->link, &h);
-}
-
-Test(iterators, for_each_entry_safe_continue)
-{
-	struct item *pos, *n;
-
-	/* before: [h] <-> a <-> b <-> c <-> d   after: [h] <-> a <-> b (after b) */
-	pos = IT('b');
-	cds_list_for_each_entry_safe_continue(pos, n, HEAD, link) {
-		visit(pos->key);
-		cds_list_del(&pos->link);
-		trash(&pos->link);
-	}
-	CHECK_VISITS("cd");
-	CHECK_LIST(&h, 'a', 'b');
-}
-
-Test(iterators, safe_iterators_break_and_continue)
-{
-	struct item *pos, *n;
-
-	cds_list_for_each_entry_safe(pos, n, HEAD, link) {
-		if (pos->key == 'b')
-			continue;
-		if (pos->key == 'd')
-			break;
-		visit(pos->key);
-	}
-	CHECK_VISITS("ac");
-	cr_assert_eq(pos, IT('d'));
-	CHECK_LIST(&h, 'a', 'b', 'c', 'd');
-}
+SAFE_WALKS(SAFE_TEST)
+/* clang-format on */
 
 /* ------------------------------------------------- forms */
+
+/*
+ * A walk by @walk nested in another by the same iterator (cursors @x and
+ * @y of @kind): @count goes up once for each pair of keys in order.
+ */
+/* clang-format off */
+#define COUNT_PAIRS(count, kind, walk, x, y)				\
+	kind##_WALK(walk, x)						\
+		kind##_WALK(walk, y)					\
+			if (kind##_KEY(x) < kind##_KEY(y))		\
+				(count)++
+/* clang-format on */
 
 Test(iterators, nest_in_themselves)
 {
@@ -464,18 +375,12 @@ Test(iterators, nest_in_themselves)
 	int pairs = 0;
 
 	/* every pair (x, y), x before y in list order, four ways */
-	cds_list_for_each(p1, &h)
-		cds_list_for_each(p2, &h)
-			if (ITEM_KEY(p1) < ITEM_KEY(p2))
-				pairs++;
+	COUNT_PAIRS(pairs, LINK, cds_list_for_each, p1, p2);
 	cds_list_for_each_safe(p1, s1, &h)
 		cds_list_for_each_safe(p2, s2, &h)
 			if (ITEM_KEY(p1) < ITEM_KEY(p2))
 				pairs++;
-	cds_list_for_each_entry(i1, &h, link)
-		cds_list_for_each_entry_reverse(i2, &h, link)
-			if (i1->key < i2->key)
-				pairs++;
+	COUNT_PAIRS(pairs, ENTRY, cds_list_for_each_entry_reverse, i1, i2);
 	cds_list_for_each_entry_safe(i1, n1, &h, link)
 		cds_list_for_each_entry_safe(i2, n2, &h, link)
 			if (i1->key < i2->key)
@@ -534,104 +439,6 @@ Test(iterators, const_head)
 
 /* ------------------------------------------------- RCU iterators */
 
-static void rcu_setup(void) RCULIST_ACQUIRES_RCU
-{
-	setup();
-	rculist_register_thread();
-	rculist_read_lock();
-}
-
-static void rcu_teardown(void) RCULIST_RELEASES_RCU
-{
-	rculist_read_unlock();
-	rculist_unregister_thread();
-}
-
-TestSuite(iterators_rcu, .timeout = 10, .init = rcu_setup, .fini = rcu_teardown);
-
-TEST_REQUIRES_RCU(iterators_rcu, for_each_rcu);
-Test(iterators_rcu, for_each_rcu)
-{
-	struct cds_list_head *pos;
-
-	cds_list_for_each_rcu(pos, HEAD)
-		visit(ITEM_KEY(pos));
-	CHECK_VISITS("abcd");
-	cr_assert_eq(pos, &h);
-	reset();
-	cds_list_for_each_rcu(pos, HEAD) {
-		if (pos == L('a'))
-			continue;
-		if (pos == L('c'))
-			break;
-		visit(ITEM_KEY(pos));
-	}
-	CHECK_VISITS("b");
-	cr_assert_eq(pos, L('c'));
-}
-
-TEST_REQUIRES_RCU(iterators_rcu, for_each_entry_rcu);
-Test(iterators_rcu, for_each_entry_rcu)
-{
-	struct item *pos;
-
-	cds_list_for_each_entry_rcu(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("abcd");
-	cr_assert_eq(&pos->link, &h);
-	reset();
-	cds_list_for_each_entry_rcu(pos, HEAD, link) {
-		if (pos->key == 'b')
-			continue;
-		visit(pos->key);
-		if (pos->key == 'c')
-			break;
-	}
-	CHECK_VISITS("ac");
-	cr_assert_eq(pos, IT('c'));
-}
-
-TEST_REQUIRES_RCU(iterators_rcu, for_each_entry_reverse_rcu);
-Test(iterators_rcu, for_each_entry_reverse_rcu)
-{
-	struct item *pos;
-
-	cds_list_for_each_entry_reverse_rcu(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("dcba");
-	cr_assert_eq(&pos->link, &h);
-	reset();
-	cds_list_for_each_entry_reverse_rcu(pos, HEAD, link)
-		if (pos->key == 'b')
-			break;
-	cr_assert_eq(pos, IT('b'));
-}
-
-TEST_REQUIRES_RCU(iterators_rcu, for_each_entry_continue_rcu);
-Test(iterators_rcu, for_each_entry_continue_rcu)
-{
-	struct item *pos = IT('b');
-
-	cds_list_for_each_entry_continue_rcu(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("cd");
-	cr_assert_eq(&pos->link, &h);
-}
-
-TEST_REQUIRES_RCU(iterators_rcu, for_each_entry_from_rcu);
-Test(iterators_rcu, for_each_entry_from_rcu)
-{
-	struct item *pos;
-
-	cds_list_for_each_entry_rcu(pos, &h, link)
-		if (pos->key == 'c')
-			break;
-	cds_list_for_each_entry_from_rcu(pos, HEAD, link)
-		visit(pos->key);
-	CHECK_VISITS("cd");
-	cr_assert_eq(&pos->link, &h);
-}
-
 TEST_REQUIRES_RCU(iterators_rcu, empty_list);
 Test(iterators_rcu, empty_list)
 {
@@ -656,18 +463,9 @@ Test(iterators_rcu, nest_in_themselves)
 	struct item *i1, *i2;
 	int pairs = 0;
 
-	cds_list_for_each_rcu(p1, &h)
-		cds_list_for_each_rcu(p2, &h)
-			if (ITEM_KEY(p1) < ITEM_KEY(p2))
-				pairs++;
-	cds_list_for_each_entry_rcu(i1, &h, link)
-		cds_list_for_each_entry_rcu(i2, &h, link)
-			if (i1->key < i2->key)
-				pairs++;
-	cds_list_for_each_entry_reverse_rcu(i1, &h, link)
-		cds_list_for_each_entry_reverse_rcu(i2, &h, link)
-			if (i1->key < i2->key)
-				pairs++;
+	COUNT_PAIRS(pairs, LINK, cds_list_for_each_rcu, p1, p2);
+	COUNT_PAIRS(pairs, ENTRY, cds_list_for_each_entry_rcu, i1, i2);
+	COUNT_PAIRS(pairs, ENTRY, cds_list_for_each_entry_reverse_rcu, i1, i2);
 	cr_assert_eq(pairs, 3 * 6);
 }
 

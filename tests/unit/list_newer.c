@@ -90,7 +90,8 @@ Test(list_newer, last_entry_or_null)
 	fill(&h, 3);
 	{
 		struct item *last = cds_list_last_entry_or_null((calls++, &h),
-								struct item, link);
+								struct item,
+								link);
 
 		cr_assert_eq(last, &it[2]);
 	}
@@ -324,14 +325,16 @@ struct nitem {
 
 static struct nitem nit[4];
 
-static void check_nulls(const struct cds_hlist_nulls_head *h, unsigned long marker,
-			const int *keys, size_t n, const char *where)
+static void check_nulls(const struct cds_hlist_nulls_head *h,
+			unsigned long marker, const int *keys, size_t n,
+			const char *where)
 {
 	const struct cds_hlist_nulls_node *prev = (const void *)h, *pos = h->next;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		cr_assert_not(cds_is_a_nulls(pos), "%s: ends after %zu", where, i);
+		cr_assert_not(cds_is_a_nulls(pos), "%s: ends after %zu", where,
+			      i);
 		cr_assert_eq(pos->prev, prev, "%s: [%zu]->prev", where, i);
 		cr_assert_eq(cds_hlist_nulls_entry(pos, struct nitem, node)->key,
 			     keys[i], "%s: [%zu]", where, i);
@@ -342,11 +345,7 @@ static void check_nulls(const struct cds_hlist_nulls_head *h, unsigned long mark
 	cr_assert_eq(cds_get_nulls_value(pos), marker, "%s: marker", where);
 }
 
-#define CHECK_NULLS(h, m, ...)						\
-	do {								\
-		static const int keys_[] = { __VA_ARGS__ };		\
-		check_nulls(h, m, keys_, sizeof(keys_) / sizeof(keys_[0]), #h); \
-	} while (0)
+#define CHECK_NULLS(h, m, ...) check_nulls(h, m, KEYS(__VA_ARGS__), #h)
 
 static void nfill(struct cds_hlist_nulls_head *h, size_t n)
 {
@@ -376,7 +375,8 @@ Test(list_newer, nulls_replace_rcu_and_init)
 	CHECK_NULLS(&h, 5, 4, 3);
 	cr_assert(cds_hlist_nulls_unhashed(&nit[1].node));
 	cr_assert(cds_hlist_nulls_unhashed_lockless(&nit[1].node));
-	cr_assert(cds_is_a_nulls(nit[1].node.next), "old keeps its next (the marker)");
+	cr_assert(cds_is_a_nulls(nit[1].node.next),
+		  "old keeps its next (the marker)");
 	cr_assert_not(cds_hlist_nulls_unhashed_lockless(&nit[2].node));
 }
 
@@ -392,13 +392,15 @@ Test(list_newer, nulls_accessors_init_fake_entry_safe)
 	cr_assert_eq(&cds_hlist_nulls_next_rcu(&nit[0].node), &nit[0].node.next);
 	cr_assert_eq(&cds_hlist_nulls_pprev_rcu(&nit[0].node), &h.next);
 	cr_assert_eq(&cds_hlist_nulls_pprev_rcu(&nit[1].node), &nit[0].node.next);
-	cr_assert_eq(cds_hlist_nulls_entry_safe(h.next, struct nitem, node), &nit[0]);
-	cr_assert_null(cds_hlist_nulls_entry_safe(nit[1].node.next, struct nitem, node));
+	cr_assert_eq(cds_hlist_nulls_entry_safe(h.next, struct nitem, node),
+		     &nit[0]);
+	cr_assert_null(cds_hlist_nulls_entry_safe(nit[1].node.next,
+						  struct nitem, node));
 
 	cds_hlist_nulls_add_fake(&nit[3].node);
 	cr_assert_not(cds_hlist_nulls_unhashed(&nit[3].node));
 	cr_assert(cds_is_a_nulls(nit[3].node.next));
-	cds_hlist_nulls_del(&nit[3].node);	/* a list of its own: legal */
+	cds_hlist_nulls_del(&nit[3].node); /* a list of its own: legal */
 	cr_assert(cds_is_a_nulls(nit[3].node.next));
 	CHECK_NULLS(&h, 5, 1, 2);
 }

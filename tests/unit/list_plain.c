@@ -2,59 +2,22 @@
 /*
  * tests/unit/list_plain.c - the plain operations on circular lists, one test
  * per operation, each checking the whole list both ways afterwards.
- *
- * Elements are e['a'..'h'] with keys 'a'..'h', so that the keys in
- * CHECK_LIST() read like the pictures: L('b') is element b's link.
+ * Elements e['a'..'h'], lists h and g: tests/unit/list_cases.h.
  */
 #include <string.h>
 
-#include "check.h"
-#include "splice_cases.h"
+/* The operations of list_cases.h: the plain ones. */
+#define OP(name) cds_list_##name
+#define OP_INIT	 CDS_INIT_LIST_HEAD
+#include "list_cases.h"
 
-#define NELEM 8
-static struct item e[NELEM];
-static struct cds_list_head h, g;
+TestSuite(list_plain, .timeout = 10, .init = list_cases_setup);
 
-#define L(ch)  (&e[(ch) - 'a'].link)
-#define IT(ch) (&e[(ch) - 'a'])
-
-/* Fill every element with garbage links, then give it its key. */
-static void setup(void)
-{
-	int i;
-
-	memset(e, 0xa5, sizeof(e));
-	memset(&h, 0xa5, sizeof(h));
-	memset(&g, 0xa5, sizeof(g));
-	for (i = 0; i < NELEM; i++)
-		e[i].key = 'a' + i;
-	CDS_INIT_LIST_HEAD(&h);
-	CDS_INIT_LIST_HEAD(&g);
-}
-
-/* Make @head hold the elements named by @keys, in that order. */
-static void build(struct cds_list_head *head, const char *keys)
-{
-	CDS_INIT_LIST_HEAD(head);
-	for (; *keys; keys++)
-		cds_list_add_tail(L(*keys), head);
-}
-
-TestSuite(list_plain, .timeout = 10, .init = setup);
+#define THIS_CASE(test, rcu_test, run_case) \
+	CASE_TEST(list_plain, test, run_case)
+LIST_CASES(THIS_CASE)
 
 /* ------------------------------------------------- initialisation */
-
-Test(list_plain, init_list_head)
-{
-	struct cds_list_head x;
-
-	/* before: x holds garbage   after: [x] (empty) */
-	memset(&x, 0x5a, sizeof(x));
-	CDS_INIT_LIST_HEAD(&x);
-	CHECK_EMPTY(&x);
-	cr_assert(cds_list_empty_careful(&x));
-	cr_assert_eq(cds_list_count_nodes(&x), 0);
-}
 
 Test(list_plain, init_list_head_reinitialises_a_used_head)
 {
@@ -98,37 +61,11 @@ Test(list_plain, list_head_declares_an_empty_head)
 
 /* ------------------------------------------------- add, del */
 
-Test(list_plain, add_inserts_at_the_beginning)
-{
-	/* before: [h]   after: [h] <-> a */
-	cds_list_add(L('a'), &h);
-	CHECK_LIST(&h, 'a');
-	/* before: [h] <-> a   after: [h] <-> b <-> a */
-	cds_list_add(L('b'), &h);
-	CHECK_LIST(&h, 'b', 'a');
-	/* before: [h] <-> b <-> a   after: [h] <-> c <-> b <-> a */
-	cds_list_add(L('c'), &h);
-	CHECK_LIST(&h, 'c', 'b', 'a');
-}
-
 Test(list_plain, add_after_an_element)
 {
 	/* before: [h] <-> a <-> c   after: [h] <-> a <-> b <-> c */
 	build(&h, "ac");
 	cds_list_add(L('b'), L('a'));
-	CHECK_LIST(&h, 'a', 'b', 'c');
-}
-
-Test(list_plain, add_tail_inserts_at_the_end)
-{
-	/* before: [h]   after: [h] <-> a */
-	cds_list_add_tail(L('a'), &h);
-	CHECK_LIST(&h, 'a');
-	/* before: [h] <-> a   after: [h] <-> a <-> b */
-	cds_list_add_tail(L('b'), &h);
-	CHECK_LIST(&h, 'a', 'b');
-	/* before: [h] <-> a <-> b   after: [h] <-> a <-> b <-> c */
-	cds_list_add_tail(L('c'), &h);
 	CHECK_LIST(&h, 'a', 'b', 'c');
 }
 
@@ -546,64 +483,6 @@ Test(list_plain, splice_tail_puts_add_at_the_end)
 	cds_list_splice_tail(&g, &h);
 	CHECK_LIST(&h, 'a', 'b', 'd', 'e');
 	CHECK_EMPTY(&g);
-}
-
-/* The cases shared with tests/unit/list_rcu.c: see tests/unit/splice_cases.h. */
-void splice_init_case(splice_fn *splice, build_fn *fill,
-		      struct cds_list_head *add, struct cds_list_head *head)
-{
-	fill(add, "de");
-	fill(head, "ab");
-	/* before: [add] <-> d <-> e   [head] <-> a <-> b
-	 * after:  [add]   [head] <-> d <-> e <-> a <-> b */
-	splice(add, head);
-	CHECK_LIST(head, 'd', 'e', 'a', 'b');
-	CHECK_EMPTY(add);
-	/* again, from the now empty add: nothing changes */
-	splice(add, head);
-	CHECK_LIST(head, 'd', 'e', 'a', 'b');
-	CHECK_EMPTY(add);
-	/* into an empty list: before: [head] <-> d e a b   [add]
-	 * after: [head]   [add] <-> d e a b */
-	splice(head, add);
-	CHECK_LIST(add, 'd', 'e', 'a', 'b');
-	CHECK_EMPTY(head);
-}
-
-void splice_tail_init_case(splice_fn *splice, build_fn *fill,
-			   struct cds_list_head *add, struct cds_list_head *head)
-{
-	fill(add, "de");
-	fill(head, "ab");
-	/* before: [add] <-> d <-> e   [head] <-> a <-> b
-	 * after:  [add]   [head] <-> a <-> b <-> d <-> e */
-	splice(add, head);
-	CHECK_LIST(head, 'a', 'b', 'd', 'e');
-	CHECK_EMPTY(add);
-	/* from an empty list: nothing changes */
-	splice(add, head);
-	CHECK_LIST(head, 'a', 'b', 'd', 'e');
-	CHECK_EMPTY(add);
-	/* a singular list: before: [add] <-> f   after: [add]   [head] <-> a b d e f */
-	fill(add, "f");
-	splice(add, head);
-	CHECK_LIST(head, 'a', 'b', 'd', 'e', 'f');
-	CHECK_EMPTY(add);
-	/* into an empty list: before: [head] <-> a b d e f   [add]
-	 * after: [head]   [add] <-> a b d e f */
-	splice(head, add);
-	CHECK_LIST(add, 'a', 'b', 'd', 'e', 'f');
-	CHECK_EMPTY(head);
-}
-
-Test(list_plain, splice_init_leaves_add_empty)
-{
-	splice_init_case(cds_list_splice_init, build, &g, &h);
-}
-
-Test(list_plain, splice_tail_init_leaves_add_empty)
-{
-	splice_tail_init_case(cds_list_splice_tail_init, build, &g, &h);
 }
 
 /* ------------------------------------------------- cut */

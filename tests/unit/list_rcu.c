@@ -4,31 +4,18 @@
  * lists, single-threaded: the shape each leaves, both ways, and what a
  * removed element still points to (a reader standing on it walks on).
  * The concurrent behaviour is tested elsewhere.
- *
- * Elements are e['a'..'h'] with keys 'a'..'h'.
+ * Elements e['a'..'h'], lists h and g: tests/unit/list_cases.h.
  */
 #include <string.h>
 
-#include "check.h"
-#include "splice_cases.h"
+/* The operations of list_cases.h: the _rcu ones. */
+#define OP(name) cds_list_##name##_rcu
+#define OP_INIT	 CDS_INIT_LIST_HEAD_RCU
+#include "list_cases.h"
 
-#define NELEM 8
-static struct item e[NELEM];
-static struct cds_list_head h, g;
-
-#define L(ch)  (&e[(ch) - 'a'].link)
-#define IT(ch) (&e[(ch) - 'a'])
-
-/* Every element holds garbage links and its key; h and g are empty. */
 static void setup(void)
 {
-	int i;
-
-	memset(e, 0xa5, sizeof(e));
-	for (i = 0; i < NELEM; i++)
-		e[i].key = 'a' + i;
-	CDS_INIT_LIST_HEAD(&h);
-	CDS_INIT_LIST_HEAD(&g);
+	list_cases_setup();
 	/* the splices wait for grace periods: memb and qsbr need this */
 	rculist_register_thread();
 }
@@ -38,57 +25,13 @@ static void teardown(void)
 	rculist_unregister_thread();
 }
 
-/* Make @head hold the elements named by @keys, with the _rcu add. */
-static void build(struct cds_list_head *head, const char *keys)
-{
-	CDS_INIT_LIST_HEAD_RCU(head);
-	for (; *keys; keys++)
-		cds_list_add_tail_rcu(L(*keys), head);
-}
-
 TestSuite(list_rcu, .timeout = 10, .init = setup, .fini = teardown);
 
+#define THIS_CASE(test, rcu_test, run_case) \
+	CASE_TEST(list_rcu, rcu_test, run_case)
+LIST_CASES(THIS_CASE)
+
 /* ------------------------------------------------- updates */
-
-Test(list_rcu, init_list_head_rcu)
-{
-	struct cds_list_head x;
-
-	/* before: x holds garbage   after: [x] */
-	memset(&x, 0x5a, sizeof(x));
-	CDS_INIT_LIST_HEAD_RCU(&x);
-	CHECK_EMPTY(&x);
-	/* a used head: before: [h] <-> a   after: [h] */
-	cds_list_add_rcu(L('a'), &h);
-	CDS_INIT_LIST_HEAD_RCU(&h);
-	CHECK_EMPTY(&h);
-}
-
-Test(list_rcu, add_rcu_inserts_at_the_beginning)
-{
-	/* before: [h]   after: [h] <-> a */
-	cds_list_add_rcu(L('a'), &h);
-	CHECK_LIST(&h, 'a');
-	/* before: [h] <-> a   after: [h] <-> b <-> a */
-	cds_list_add_rcu(L('b'), &h);
-	CHECK_LIST(&h, 'b', 'a');
-	/* after an element: before: [h] <-> b <-> a   after: [h] <-> b <-> c <-> a */
-	cds_list_add_rcu(L('c'), L('b'));
-	CHECK_LIST(&h, 'b', 'c', 'a');
-}
-
-Test(list_rcu, add_tail_rcu_inserts_at_the_end)
-{
-	/* before: [h]   after: [h] <-> a */
-	cds_list_add_tail_rcu(L('a'), &h);
-	CHECK_LIST(&h, 'a');
-	/* before: [h] <-> a   after: [h] <-> a <-> b */
-	cds_list_add_tail_rcu(L('b'), &h);
-	CHECK_LIST(&h, 'a', 'b');
-	/* before an element: before: [h] <-> a <-> b   after: [h] <-> a <-> c <-> b */
-	cds_list_add_tail_rcu(L('c'), L('b'));
-	CHECK_LIST(&h, 'a', 'c', 'b');
-}
 
 Test(list_rcu, del_rcu_leaves_next_and_prev_intact)
 {
@@ -162,11 +105,6 @@ Test(list_rcu, a_reader_on_a_deleted_element_walks_on)
 
 /* ------------------------------------------------- splices */
 
-Test(list_rcu, splice_init_rcu)
-{
-	splice_init_case(cds_list_splice_init_rcu, build, &g, &h);
-}
-
 Test(list_rcu, splice_init_rcu_after_an_element)
 {
 	build(&g, "c");
@@ -175,11 +113,6 @@ Test(list_rcu, splice_init_rcu_after_an_element)
 	cds_list_splice_init_rcu(&g, L('a'));
 	CHECK_LIST(&h, 'a', 'c', 'b');
 	CHECK_EMPTY(&g);
-}
-
-Test(list_rcu, splice_tail_init_rcu)
-{
-	splice_tail_init_case(cds_list_splice_tail_init_rcu, build, &g, &h);
 }
 
 Test(list_rcu, splice_init_rcu_from_an_offline_thread)

@@ -18,7 +18,7 @@ struct sel {
 	struct cds_list_head link;
 	unsigned int guard2;
 	int value;
-	unsigned int serial;	/* input position */
+	unsigned int serial; /* input position */
 };
 
 #define GUARD1 0x5eed1234u
@@ -28,8 +28,8 @@ struct sort_ctx {
 	struct sel *el;
 	size_t n;
 	unsigned long calls;
-	uintptr_t stack_low, stack_high;	/* addresses of cmp's frame */
-	int bad;				/* a comparison of a stranger */
+	uintptr_t stack_low, stack_high; /* addresses of cmp's frame */
+	int bad;			 /* a comparison of a stranger */
 };
 
 static int cmp_value(void *priv, const struct cds_list_head *a,
@@ -46,9 +46,8 @@ static int cmp_value(void *priv, const struct cds_list_head *a,
 	if (here > c->stack_high)
 		c->stack_high = here;
 	if (x->serial >= c->n || &c->el[x->serial] != x || y->serial >= c->n ||
-	    &c->el[y->serial] != y || x->guard1 != GUARD1 ||
-	    x->guard2 != GUARD2 || y->guard1 != GUARD1 || y->guard2 != GUARD2 ||
-	    a == b)
+	    &c->el[y->serial] != y || x->guard1 != GUARD1 || x->guard2 != GUARD2 ||
+	    y->guard1 != GUARD1 || y->guard2 != GUARD2 || a == b)
 		c->bad = 1;
 	return (x->value > y->value) - (x->value < y->value);
 }
@@ -62,7 +61,8 @@ static uint32_t rnd(void)
 }
 
 /* [h] <-> el[0] <-> ... <-> el[n-1], values from @value(i). */
-static struct sel *build(struct cds_list_head *h, size_t n, int (*value)(size_t i, size_t n))
+static struct sel *build(struct cds_list_head *h, size_t n,
+			 int (*value)(size_t i, size_t n))
 {
 	struct sel *el = calloc(n ? n : 1, sizeof(*el));
 	size_t i;
@@ -93,13 +93,16 @@ static void check_sorted(const struct cds_list_head *h, const struct sel *el,
 
 	cr_assert_not_null(seen);
 	for (i = 0; i < n; i++) {
-		cr_assert_eq(pos->next->prev, pos, "%s n=%zu: [%zu] next->prev", what, n, i);
+		cr_assert_eq(pos->next->prev, pos, "%s n=%zu: [%zu] next->prev",
+			     what, n, i);
 		pos = pos->next;
-		cr_assert_neq(pos, h, "%s n=%zu: list ends after %zu", what, n, i);
+		cr_assert_neq(pos, h, "%s n=%zu: list ends after %zu", what, n,
+			      i);
 		cur = cds_list_entry(pos, struct sel, link);
-		cr_assert(cur >= el && cur < el + n, "%s: a stranger in the list", what);
-		cr_assert_eq(seen[cur - el], 0, "%s n=%zu: element %zu twice", what, n,
-			     (size_t)(cur - el));
+		cr_assert(cur >= el && cur < el + n,
+			  "%s: a stranger in the list", what);
+		cr_assert_eq(seen[cur - el], 0, "%s n=%zu: element %zu twice",
+			     what, n, (size_t)(cur - el));
 		seen[cur - el] = 1;
 		if (prev) {
 			cr_assert_leq(prev->value, cur->value,
@@ -112,7 +115,8 @@ static void check_sorted(const struct cds_list_head *h, const struct sel *el,
 		prev = cur;
 	}
 	cr_assert_eq(pos->next, h, "%s n=%zu: list longer than n", what, n);
-	cr_assert_eq(h->prev, pos, "%s n=%zu: head->prev is not the last", what, n);
+	cr_assert_eq(h->prev, pos, "%s n=%zu: head->prev is not the last", what,
+		     n);
 	free(seen);
 }
 
@@ -195,9 +199,8 @@ static void sort_one(size_t n, size_t in)
 	cr_assert_eq(c.bad, 0, "%s n=%zu: cmp got an element not of the list",
 		     inputs[in].name, n);
 	check_sorted(&h, el, n, inputs[in].name);
-	cr_assert_leq(c.calls, bound(n),
-		      "%s n=%zu: %lu comparisons, bound %lu", inputs[in].name,
-		      n, c.calls, bound(n));
+	cr_assert_leq(c.calls, bound(n), "%s n=%zu: %lu comparisons, bound %lu",
+		      inputs[in].name, n, c.calls, bound(n));
 	free(el);
 }
 
@@ -267,7 +270,8 @@ Test(list_sort, ascending_power_of_two_count_exact)
 	c.n = n;
 	cds_list_sort(&c, &h, cmp_value);
 	check_sorted(&h, el, n, "ascending");
-	cr_assert_eq(c.calls, (unsigned long)(n / 2 * 12), "%lu comparisons", c.calls);
+	cr_assert_eq(c.calls, (unsigned long)(n / 2 * 12), "%lu comparisons",
+		     c.calls);
 	free(el);
 }
 

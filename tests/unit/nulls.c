@@ -54,12 +54,8 @@ static void check_nulls_keys(const struct cds_hlist_nulls_head *head,
 }
 
 /* CHECK_NULLS(head, nulls, keys...); CHECK_NULLS_EMPTY(head, nulls). */
-#define CHECK_NULLS(head, nulls, ...)                                      \
-	do {                                                               \
-		static const int keys_[] = { __VA_ARGS__ };                \
-		check_nulls_keys(head, nulls, keys_,                       \
-				 sizeof(keys_) / sizeof(keys_[0]), #head); \
-	} while (0)
+#define CHECK_NULLS(head, nulls, ...) \
+	check_nulls_keys(head, nulls, KEYS(__VA_ARGS__), #head)
 #define CHECK_NULLS_EMPTY(head, nulls) \
 	check_nulls_keys(head, nulls, NULL, 0, #head)
 
@@ -210,114 +206,105 @@ Test(nulls, add_tail_rcu)
 	CHECK_NULLS(&h, 8, 1, 2, 20);
 }
 
-Test(nulls, del_rcu_leaves_next_intact)
+/*
+ * The _rcu deletions at every position of [h] -> 1 -> 2 -> 3 -> |5|: the
+ * middle, the last, the first (then the only one left): the deleted node
+ * keeps its next (another node or the marker) for a reader standing on it,
+ * and reads as unhashed after the _init form, whose second call does
+ * nothing.
+ */
+static void nulls_del_case(void (*del)(struct cds_hlist_nulls_node *), int init)
 {
+	static const struct {
+		int at;
+		int after[2];
+		size_t n;
+	} steps[] = {
+		{ 1, { 1, 3 }, 2 }, /* middle */
+		{ 2, { 1 }, 1 },    /* last */
+		{ 0, { 0 }, 0 },    /* first, the only */
+	};
 	struct cds_hlist_nulls_head h;
+	struct cds_hlist_nulls_node *node, *was;
 	struct nitem it[3];
+	size_t i;
 
 	fill(&h, 5, it, 3);
-	/* before: [h] -> 1 -> 2 -> 3 -> |5|   after: [h] -> 1 -> 3 -> |5| (2 -> 3) */
-	cds_hlist_nulls_del_rcu(&it[1].node);
-	CHECK_NULLS(&h, 5, 1, 3);
-	cr_assert_eq(it[1].node.next, &it[2].node);
-	/* before: [h] -> 1 -> 3 -> |5|   after: [h] -> 1 -> |5| (3 -> |5|) */
-	cds_hlist_nulls_del_rcu(&it[2].node);
-	CHECK_NULLS(&h, 5, 1);
-	cr_assert(cds_is_a_nulls(it[2].node.next));
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		node = &it[steps[i].at].node;
+		was = node->next;
+		del(node);
+		check_nulls_keys(&h, 5, steps[i].after, steps[i].n,
+				 "after a deletion");
+		cr_assert(!init || cds_hlist_nulls_unhashed(node), "step %zu", i);
+		check_deleted_next(node->next, was, NEXT_KEPT, i);
+	}
 	cr_assert_eq(cds_get_nulls_value(it[2].node.next), 5);
-	/* before: [h] -> 1 -> |5|   after: [h] -> |5| */
-	cds_hlist_nulls_del_rcu(&it[0].node);
-	CHECK_NULLS_EMPTY(&h, 5);
+	if (init) {
+		del(&it[1].node);
+		CHECK_NULLS_EMPTY(&h, 5);
+		cr_assert_eq(it[1].node.next, &it[2].node);
+	}
+}
+
+Test(nulls, del_rcu_leaves_next_intact)
+{
+	nulls_del_case(cds_hlist_nulls_del_rcu, 0);
 }
 
 Test(nulls, del_init_rcu_unhashes_and_leaves_next)
 {
-	struct cds_hlist_nulls_head h;
-	struct nitem it[3];
-
-	fill(&h, 1, it, 3);
-	/* before: [h] -> 1 -> 2 -> 3 -> |1|   after: [h] -> 2 -> 3 -> |1| (1 -> 2) */
-	cds_hlist_nulls_del_init_rcu(&it[0].node);
-	CHECK_NULLS(&h, 1, 2, 3);
-	cr_assert(cds_hlist_nulls_unhashed(&it[0].node));
-	cr_assert_eq(it[0].node.next, &it[1].node);
-	/* Again: a no-op. */
-	cds_hlist_nulls_del_init_rcu(&it[0].node);
-	CHECK_NULLS(&h, 1, 2, 3);
-	cr_assert_eq(it[0].node.next, &it[1].node);
-	/* before: [h] -> 2 -> 3 -> |1|   after: [h] -> 2 -> |1| (3 -> |1|) */
-	cds_hlist_nulls_del_init_rcu(&it[2].node);
-	CHECK_NULLS(&h, 1, 2);
-	cr_assert(cds_hlist_nulls_unhashed(&it[2].node));
-	cr_assert_eq(cds_get_nulls_value(it[2].node.next), 1);
+	nulls_del_case(cds_hlist_nulls_del_init_rcu, 1);
 }
 
 /* -------------------------------------------------------- iterators */
 
-Test(nulls, for_each_entry)
-{
-	struct cds_hlist_nulls_head h;
-	struct nitem it[3], *e;
-	struct cds_hlist_nulls_node *pos;
-	int seen[4], n = 0;
+/*
+ * The walks of an iterator and its _rcu twin, written once:
+ * X(test, begin, end, iterator).  [h] -> 1 -> 2 -> 3 -> nulls(11) walked
+ * whole (ending on the marker), again with continue and break, and an
+ * empty list -> nulls(12).
+ */
+/* clang-format off */
+#define ENTRY_WALKS(X)							\
+	X(for_each_entry, NO_SECTION, NO_SECTION, cds_hlist_nulls_for_each_entry) \
+	X(for_each_entry_rcu, reader_begin, reader_end,			\
+	  cds_hlist_nulls_for_each_entry_rcu)
 
-	fill(&h, 11, it, 3);
-	cds_hlist_nulls_for_each_entry(e, pos, &h, node)
-		seen[n++] = e->key;
-	cr_assert_eq(n, 3);
-	cr_assert(seen[0] == 1 && seen[1] == 2 && seen[2] == 3);
-	cr_assert(cds_is_a_nulls(pos));
-	cr_assert_eq(cds_get_nulls_value(pos), 11);
-
-	n = 0;
-	cds_hlist_nulls_for_each_entry(e, pos, &h, node) {
-		if (e->key == 1)
-			continue;
-		seen[n++] = e->key;
-		break;
+#define ENTRY_WALK_TEST(test, begin, end, for_each_entry)		\
+	Test(nulls, test)						\
+	{								\
+		struct cds_hlist_nulls_head h;				\
+		struct nitem it[3], *e;					\
+		struct cds_hlist_nulls_node *pos;			\
+		int seen[4], n = 0;					\
+									\
+		fill(&h, 11, it, 3);					\
+		begin();						\
+		for_each_entry(e, pos, &h, node)			\
+			seen[n++] = e->key;				\
+		cr_assert_eq(n, 3);					\
+		cr_assert(seen[0] == 1 && seen[1] == 2 && seen[2] == 3); \
+		cr_assert(cds_is_a_nulls(pos));				\
+		cr_assert_eq(cds_get_nulls_value(pos), 11);		\
+		CHECK_NULLS(&h, 11, 1, 2, 3);				\
+		n = 0;							\
+		for_each_entry(e, pos, &h, node) {			\
+			if (e->key == 1)				\
+				continue;				\
+			seen[n++] = e->key;				\
+			break;						\
+		}							\
+		cr_assert(n == 1 && seen[0] == 2 && e == &it[1] &&	\
+			  pos == &it[1].node);				\
+		CDS_INIT_HLIST_NULLS_HEAD(&h, 12);			\
+		for_each_entry(e, pos, &h, node)			\
+			cr_assert_fail("body run on an empty list");	\
+		cr_assert_eq(cds_get_nulls_value(pos), 12);		\
+		end();							\
 	}
-	cr_assert(n == 1 && seen[0] == 2 && e == &it[1] && pos == &it[1].node);
-
-	CDS_INIT_HLIST_NULLS_HEAD(&h, 12);
-	cds_hlist_nulls_for_each_entry(e, pos, &h, node)
-		cr_assert_fail("body run on an empty list");
-	cr_assert_eq(cds_get_nulls_value(pos), 12);
-}
-
-Test(nulls, for_each_entry_rcu)
-{
-	struct cds_hlist_nulls_head h;
-	struct nitem it[3], *e;
-	struct cds_hlist_nulls_node *pos;
-	int seen[4], n = 0;
-
-	fill(&h, 13, it, 3);
-	rculist_register_thread();
-	rculist_read_lock();
-	cds_hlist_nulls_for_each_entry_rcu(e, pos, &h, node)
-		seen[n++] = e->key;
-	cr_assert_eq(n, 3);
-	cr_assert(seen[0] == 1 && seen[1] == 2 && seen[2] == 3);
-	cr_assert(cds_is_a_nulls(pos));
-	cr_assert_eq(cds_get_nulls_value(pos), 13);
-
-	n = 0;
-	cds_hlist_nulls_for_each_entry_rcu(e, pos, &h, node) {
-		if (e->key == 1)
-			continue;
-		seen[n++] = e->key;
-		break;
-	}
-	cr_assert(n == 1 && seen[0] == 2 && e == &it[1] && pos == &it[1].node);
-
-	CDS_INIT_HLIST_NULLS_HEAD(&h, 14);
-	cds_hlist_nulls_for_each_entry_rcu(e, pos, &h, node)
-		cr_assert_fail("body run on an empty list");
-	cr_assert_eq(cds_get_nulls_value(pos), 14);
-	rculist_read_unlock();
-	rculist_quiescent_state();
-	rculist_unregister_thread();
-}
+ENTRY_WALKS(ENTRY_WALK_TEST)
+/* clang-format on */
 
 /* A reader standing on an element that moves to another bucket ends its
  * walk at that bucket's marker: the signal to restart. */
@@ -578,7 +565,8 @@ Test(nulls, recycled_without_grace_period_readers_restart, .timeout = 30)
 		for (i = 0; i < NREADER; i++)
 			restarts += __atomic_load_n(&st[i].restarts,
 						    __ATOMIC_RELAXED);
-	} while (end - start < RUN_NS || (!restarts && end - start < 25 * RUN_NS));
+	} while (end - start < RUN_NS ||
+		 (!restarts && end - start < 25 * RUN_NS));
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < NUPDATER; i++) {
 		void *ret;

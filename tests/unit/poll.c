@@ -233,8 +233,8 @@ static void blocker(struct rcu_head *head)
 	(void)head;
 	rculist_thread_offline();
 	__atomic_store_n(&blocker_ran, 1, __ATOMIC_RELEASE);
-	for (ms = 0; ms < 60000 &&
-		     !__atomic_load_n(&blocker_release, __ATOMIC_ACQUIRE);
+	for (ms = 0;
+	     ms < 60000 && !__atomic_load_n(&blocker_release, __ATOMIC_ACQUIRE);
 	     ms++)
 		usleep(1000);
 	rculist_thread_online();
@@ -364,12 +364,14 @@ static int gp_thread_asleep(void)
 	while (!asleep && (d = readdir(dir))) {
 		if (d->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", d->d_name);
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat",
+			 d->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
 		if (fgets(buf, sizeof(buf), f) && strstr(buf, "(rculist-gp) ")) {
-			s = strstr(buf, "(rculist-gp) ") + strlen("(rculist-gp) ");
+			s = strstr(buf, "(rculist-gp) ") +
+			    strlen("(rculist-gp) ");
 			asleep = *s == 'S';
 		}
 		fclose(f);
@@ -391,8 +393,8 @@ int pthread_setname_np(pthread_t t, const char *name)
 		return err;
 	su.held = 1;
 	/* Generous bounds: the machine may be loaded. */
-	for (ms = 0; ms < 20000 && !rculist_poll_state_synchronize_rcu(su.first);
-	     ms++)
+	for (ms = 0;
+	     ms < 20000 && !rculist_poll_state_synchronize_rcu(su.first); ms++)
 		usleep(1000);
 	for (ms = 0; ms < 20000 && !(su.asleep = gp_thread_asleep()); ms++)
 		usleep(1000);

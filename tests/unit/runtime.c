@@ -320,7 +320,12 @@ Test(runtime, call_rcu_from_an_unregistered_thread, .timeout = 20)
  * grace-period counter with the thread's counter as the library last
  * stored it, which each of these paths sets.
  */
-enum arrival { ARRIVE_PLAIN, ARRIVE_AFTER_OFFLINE, ARRIVE_REREGISTERED, ARRIVE_COUNT };
+enum arrival {
+	ARRIVE_PLAIN,
+	ARRIVE_AFTER_OFFLINE,
+	ARRIVE_REREGISTERED,
+	ARRIVE_COUNT
+};
 static enum arrival arrival;
 static int reader_inside;
 
@@ -369,13 +374,18 @@ Test(runtime, quiescent_state_ends_the_grace_period_it_holds_up, .timeout = 60)
 	for (arrival = 0; arrival < ARRIVE_COUNT; arrival++) {
 		stage_set(0);
 		__atomic_store_n(&reader_inside, 0, __ATOMIC_RELEASE);
-		cr_assert_eq(pthread_create(&tid, NULL, announces_after_section, NULL), 0);
-		assert_synchronize_returns("for a reader announcing quiescent states");
-		assert_synchronize_returns("for a reader announcing quiescent states");
+		cr_assert_eq(pthread_create(&tid, NULL, announces_after_section,
+					    NULL),
+			     0);
+		assert_synchronize_returns(
+			"for a reader announcing quiescent states");
+		assert_synchronize_returns(
+			"for a reader announcing quiescent states");
 		stage_set(3);
 		while (!__atomic_load_n(&reader_inside, __ATOMIC_ACQUIRE))
 			usleep(500);
-		assert_reader_holds_up_grace_period(tid, "a reader's section",
-						    "when the reader left and announced a quiescent state");
+		assert_reader_holds_up_grace_period(
+			tid, "a reader's section",
+			"when the reader left and announced a quiescent state");
 	}
 }
