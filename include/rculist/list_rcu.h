@@ -329,7 +329,7 @@ static inline void __cds_list_splice_init_rcu(struct cds_list_head *list,
  * section, nor under a lock that readers take.  Called inside the
  * caller's own section with @list not empty, it is reported (one line on
  * stderr naming it, then the error handler, abort() by default) before
- * it touches either list, and does nothing if the handler returns: under
+ * it touches either list, and aborts if the handler returns: under
  * memb, bp and mb always, under qsbr with -DRCULIST_DEBUG (without it,
  * qsbr's grace period silently ends the caller's section).  The caller
  * serialises the updates of both lists; readers may walk either.
@@ -351,7 +351,8 @@ static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
  *
  * Context: as cds_list_splice_init_rcu(): blocks for a grace period;
  * inside the caller's own read-side critical section it is reported and
- * moves nothing (memb, bp and mb always, qsbr with -DRCULIST_DEBUG).
+ * aborts, moving nothing (memb, bp and mb always, qsbr with
+ * -DRCULIST_DEBUG).
  */
 static inline void cds_list_splice_tail_init_rcu(struct cds_list_head *list,
 						 struct cds_list_head *head)
