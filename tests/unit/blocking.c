@@ -10,11 +10,8 @@
  * a grace period.
  *
  * Compiled in both builds: without RCULIST_DEBUG the library's own check
- * reports the call without its site; in debug mode with it.  memb and bp
- * see their sections themselves; under qsbr only a section opened by
- * debug mode's rculist_read_lock() is counted, which without the switch
- * stands for a lock taken in a file compiled in debug mode
- * (rculist__debug_read_lock() is what that file calls).
+ * reports the call without its site; in debug mode with it (the sections
+ * the checks see: section.h).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -22,36 +19,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "section.h"
 
 #include <criterion/redirect.h>
-
-static int flavor_is(const char *name)
-{
-	return strcmp(rculist_flavor_name(), name) == 0;
-}
-
-/* Open a read-side critical section that the checks can see. */
-static void enter_section(void) RCULIST_ACQUIRES_RCU
-{
-#ifndef RCULIST_DEBUG
-	if (flavor_is("qsbr")) {
-		rculist__debug_read_lock(__FILE__, __LINE__);
-		return;
-	}
-#endif
-	rculist_read_lock();
-}
-
-static void leave_section(void) RCULIST_RELEASES_RCU
-{
-#ifndef RCULIST_DEBUG
-	if (flavor_is("qsbr")) {
-		rculist__debug_read_unlock(__FILE__, __LINE__);
-		return;
-	}
-#endif
-	rculist_read_unlock();
-}
 
 static struct {
 	const char *op;
