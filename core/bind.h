@@ -181,7 +181,9 @@ void rculist__flavor_on_first_section(void (*hook)(void))
 }
 
 #if !RCULIST__REGISTERS
-static __attribute__((noinline, cold)) void rculist__flavor_first_section(void)
+/* Not static: called from the inline read lock of external linkage. */
+RCULIST__HIDDEN __attribute__((noinline, cold)) void
+rculist__flavor_first_section(void)
 {
 	void (*hook)(void) =
 		__atomic_load_n(&rculist__first_section_hook, __ATOMIC_ACQUIRE);

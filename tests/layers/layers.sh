@@ -14,6 +14,9 @@ status=0
 for f in "$@"; do
 	objs="$b/obj/flavors/$f.o $(ls "$b"/obj/core/*.o)"
 	for o in $objs; do
+		[ -f "$o" ] || { echo "layers: $o missing (make lib first)" >&2; exit 1; }
+	done
+	for o in $objs; do
 		n=$(basename "$(dirname "$o")")/$(basename "$o" .o)
 		[ "$n" = "flavors/$f" ] && n="flavor"
 		# Defined (text, data, bss, rodata, TLS), then undefined.
