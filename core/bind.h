@@ -171,7 +171,8 @@ void rculist__fork_liburcu(int phase)
  * bp registers a thread on its first read-side critical section; the
  * hook core/thread.c registers (it watches the thread's exit) runs then,
  * once the thread is registered.  Called by rculist_read_lock() when the
- * thread is not registered yet: the slow path of the first section.
+ * thread is not registered yet (the slow path of the first section), and
+ * before a first call_rcu() (rculist__flavor_call_rcu_ready()).
  */
 static void (*rculist__first_section_hook)(void);
 
@@ -275,17 +276,17 @@ int rculist__flavor_may_block(void)
 
 /*
  * Outside the gate, before each entry: call_rcu() creates the default
- * call_rcu thread under call_rcu_mutex the first time, and bp's read
- * lock registers the thread under bp's registry lock; the forking thread
- * holds both while it waits for the gate to empty.  Once done, each is
- * one load.
+ * call_rcu thread under call_rcu_mutex the first time, and bp registers
+ * the thread under bp's registry lock (through the first section's slow
+ * path, so that its hook runs here too); the forking thread holds both
+ * while it waits for the gate to empty.  Once done, each is one load.
  */
 void rculist__flavor_call_rcu_ready(void)
 {
 	(void)RCULIST__URCU(get_default_call_rcu_data)();
 #if !RCULIST__REGISTERS
-	RCULIST__URCU(read_lock)();
-	RCULIST__URCU(read_unlock)();
+	if (caa_unlikely(!URCU_TLS(RCULIST__URCU(reader))))
+		rculist__flavor_first_section();
 #endif
 }
 

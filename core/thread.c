@@ -18,7 +18,11 @@
  * returns, the thread is cleaned up as usual.  Under qsbr only sections
  * opened through debug mode's rculist_read_lock() are seen (qsbr's own
  * are empty brackets).  The main thread is not watched: its exit is the
- * process's.
+ * process's.  Arming allocates (glibc's list of thread-local
+ * destructors): a bp thread whose very first section runs in a signal
+ * handler that interrupted malloc() in that thread could deadlock there,
+ * as liburcu-bp's own registration, which takes its registry mutex, can
+ * when the handler interrupted it.
  *
  * A registered thread that exits without unregistering is unregistered
  * at thread exit (a pthread key destructor), so that no grace period
