@@ -171,8 +171,7 @@ void rculist__fork_liburcu(int phase)
  * bp registers a thread on its first read-side critical section; the
  * hook core/thread.c registers (it watches the thread's exit) runs then,
  * once the thread is registered.  Called by rculist_read_lock() when the
- * thread is not registered yet (the slow path of the first section), and
- * before a first call_rcu() (rculist__flavor_call_rcu_ready()).
+ * thread is not registered yet: the slow path of the first section.
  */
 static void (*rculist__first_section_hook)(void);
 
@@ -276,17 +275,20 @@ int rculist__flavor_may_block(void)
 
 /*
  * Outside the gate, before each entry: call_rcu() creates the default
- * call_rcu thread under call_rcu_mutex the first time, and bp registers
- * the thread under bp's registry lock (through the first section's slow
- * path, so that its hook runs here too); the forking thread holds both
- * while it waits for the gate to empty.  Once done, each is one load.
+ * call_rcu thread under call_rcu_mutex the first time, and bp's read
+ * lock registers the thread under bp's registry lock; the forking thread
+ * holds both while it waits for the gate to empty.  Once done, each is
+ * one load.  Not through the first-section hook: this runs also in a
+ * thread's exit (core/reclaim.c hands its last batch off from a
+ * pthread key destructor), where arming the exit watch would register a
+ * thread-local destructor that never runs, leaking it.
  */
 void rculist__flavor_call_rcu_ready(void)
 {
 	(void)RCULIST__URCU(get_default_call_rcu_data)();
 #if !RCULIST__REGISTERS
-	if (caa_unlikely(!URCU_TLS(RCULIST__URCU(reader))))
-		rculist__flavor_first_section();
+	RCULIST__URCU(read_lock)();
+	RCULIST__URCU(read_unlock)();
 #endif
 }
 

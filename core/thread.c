@@ -22,7 +22,11 @@
  * destructors): a bp thread whose very first section runs in a signal
  * handler that interrupted malloc() in that thread could deadlock there,
  * as liburcu-bp's own registration, which takes its registry mutex, can
- * when the handler interrupted it.
+ * when the handler interrupted it.  A bp thread registered by
+ * liburcu-bp before its first rculist_read_lock() (its first
+ * rculist_free_rcu() or rculist_call_rcu() registers it, outside the
+ * hook: that also runs in a thread's exit, where an armed destructor
+ * would never run) is not watched.
  *
  * A registered thread that exits without unregistering is unregistered
  * at thread exit (a pthread key destructor), so that no grace period

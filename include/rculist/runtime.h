@@ -87,7 +87,9 @@ void rculist_register_thread(void);
  * a bug that its cleanup would hide (the next grace period would end at
  * once).  If the handler returns, the thread is cleaned up as usual:
  * unregistered (bp: by liburcu-bp), and grace periods stop waiting for
- * it.  The main thread is not watched (its exit is the process's).
+ * it.  The main thread is not watched (its exit is the process's), nor
+ * a bp thread that called rculist_free_rcu() or rculist_call_rcu()
+ * before its first section (bp arms the watch on the first section).
  *
  * Context: the calling thread, registered, outside any read-side
  * critical section.

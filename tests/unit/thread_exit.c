@@ -31,11 +31,8 @@ static void returning_handler(const struct rculist_error *err)
 	snprintf(last, sizeof(last), "%s", err->message);
 }
 
-/*
- * How the thread leaves.  FREED_FIRST: its first call into the library
- * is rculist_free_rcu() (under bp, that registers the thread).
- */
-enum how { IN_SECTION, AFTER_SECTION, IN_NESTED_SECTION, FREED_FIRST };
+/* How the thread leaves. */
+enum how { IN_SECTION, AFTER_SECTION, IN_NESTED_SECTION };
 
 /* Leaves its section open on purpose. */
 static void *exiter(void *arg) RCULIST_NO_RCU_ANALYSIS;
@@ -44,12 +41,6 @@ static void *exiter(void *arg)
 	enum how how = *(enum how *)arg;
 
 	pthread_setname_np(pthread_self(), "exiter");
-	if (how == FREED_FIRST) {
-		struct item *p = malloc(sizeof(*p));
-
-		cr_assert_not_null(p);
-		rculist_free_rcu(p, rcu);
-	}
 	rculist_register_thread();
 	enter_section();
 	if (how == IN_NESTED_SECTION)
@@ -104,11 +95,6 @@ Test(thread_exit, inside_a_section_is_reported_then_cleaned_up)
 Test(thread_exit, inside_a_nested_section_is_reported_once)
 {
 	check_reported(IN_NESTED_SECTION);
-}
-
-Test(thread_exit, inside_a_section_after_a_free_is_reported)
-{
-	check_reported(FREED_FIRST);
 }
 
 /* A thread that left its section exits without a word. */
