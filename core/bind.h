@@ -15,6 +15,12 @@
  *                        and its pair (optional, default 0)
  *
  * and includes this file.  Nothing below names a flavour.
+ *
+ * The bottom layer of the library (HACKING.md, "Layers"): an adapter of
+ * liburcu's primitives, the inline read side's descriptor and the
+ * flavour's constants.  It calls nothing in core/ (`make check-layers`);
+ * core/ calls down into it through the hooks declared at the top of
+ * core/internal.h.
  */
 #ifndef RCULIST_CORE_BIND_H
 #define RCULIST_CORE_BIND_H
@@ -71,13 +77,28 @@ const char *rculist_flavor_name(void)
 	return RCULIST__STR(RCULIST__FLAVOR);
 }
 
-void rculist_register_thread(void)
+void rculist__flavor_register(void)
 {
 #if RCULIST__REGISTERS
 	RCULIST__URCU(register_thread)();
 	rculist__qs_sync();
-	rculist__thread_exit_arm();
-	rculist__stall_register(&URCU_TLS(RCULIST__URCU(reader)));
+#endif
+}
+
+void rculist__flavor_unregister(void)
+{
+#if RCULIST__REGISTERS
+	RCULIST__URCU(unregister_thread)();
+	rculist__qs_ctr = 0;
+#endif
+}
+
+const void *rculist__flavor_reader_state(void)
+{
+#if RCULIST__REGISTERS
+	return &URCU_TLS(RCULIST__URCU(reader));
+#else
+	return NULL;
 #endif
 }
 
@@ -108,25 +129,18 @@ int rculist__flavor_reader_blocking(const void *reader_state)
 }
 
 /*
- * fork() hooks, installed by core/fork.c: liburcu's call_rcu hooks in
- * every flavour, and the flavour's own where it has them
- * (RCULIST__FORK_HOOKS: urcu_<flavour>_before_fork and its pair).
+ * liburcu's fork hooks: its call_rcu hooks in every flavour, and the
+ * flavour's own where it has them (RCULIST__FORK_HOOKS:
+ * urcu_<flavour>_before_fork and its pair).  They must run once per
+ * fork() however many copies of this flavour's rculist the process holds
+ * (core/pin.c): core/fork.c calls the shared library's when another copy
+ * is that library, this copy's otherwise.  The first call of a fork
+ * pauses liburcu's call_rcu threads (and takes bp's locks); the first
+ * after-fork call resumes them.
  */
 #ifndef RCULIST__FORK_HOOKS
 #define RCULIST__FORK_HOOKS 0
 #endif
-
-/*
- * liburcu's hooks run once per fork() however many copies of this
- * flavour's rculist the process holds (core/pin.c): each copy asks the
- * shared library's rculist__fork_liburcu() when another copy is that
- * library, its own otherwise.  The first ask of a fork pauses liburcu's
- * call_rcu threads (and takes bp's locks) before any copy takes a lock of
- * its own; the first after-fork call resumes them.
- */
-#define RCULIST__SONAME                                                  \
-	"librculist-" RCULIST__STR(RCULIST__FLAVOR) ".so." RCULIST__STR( \
-		RCULIST_VERSION_MAJOR)
 
 void rculist__fork_liburcu(int phase)
 {
@@ -153,54 +167,32 @@ void rculist__fork_liburcu(int phase)
 	}
 }
 
-/* Whose rculist__fork_liburcu() this fork uses: chosen before it. */
-static void (*rculist__fork_owner)(int phase);
+/*
+ * bp registers a thread on its first read-side critical section; the
+ * hook core/thread.c registers (it watches the thread's exit) runs then,
+ * once the thread is registered.  Called by rculist_read_lock() when the
+ * thread is not registered yet: the slow path of the first section.
+ */
+static void (*rculist__first_section_hook)(void);
 
-void rculist__flavor_before_fork(void)
+void rculist__flavor_on_first_section(void (*hook)(void))
 {
-	void *other =
-		rculist__other_copy(RCULIST__SONAME, "rculist__fork_liburcu");
-
-	rculist__fork_owner = rculist__fork_liburcu;
-	if (other)
-		memcpy(&rculist__fork_owner, &other, sizeof(other));
-	rculist__fork_owner(RCULIST__FORK_PREPARE);
+	__atomic_store_n(&rculist__first_section_hook, hook, __ATOMIC_RELEASE);
 }
 
-void rculist__flavor_after_fork_parent(void)
+#if !RCULIST__REGISTERS
+/* Not static: called from the inline read lock of external linkage. */
+RCULIST__HIDDEN __attribute__((noinline, cold)) void
+rculist__flavor_first_section(void)
 {
-	rculist__fork_owner(RCULIST__FORK_PARENT);
+	void (*hook)(void) =
+		__atomic_load_n(&rculist__first_section_hook, __ATOMIC_ACQUIRE);
+
+	RCULIST__URCU(register)();
+	if (hook)
+		hook();
 }
-
-void rculist__flavor_after_fork_child(void)
-{
-	rculist__fork_owner(RCULIST__FORK_CHILD);
-}
-
-/* A static link that pulls in this flavour pulls in core/fork.c too. */
-__attribute__((used)) static void (*const rculist__fork_anchor)(void) =
-	rculist__fork_init;
-/* ... and core/pin.c (a plugin embedding rculist is never unmapped). */
-__attribute__((used)) static void (*const rculist__pin_anchor)(void) =
-	rculist__pin_init;
-
-void rculist__flavor_unregister(void)
-{
-#if RCULIST__REGISTERS
-	rculist__tsan_reader_exit();
-	rculist__stall_unregister();
-	RCULIST__URCU(unregister_thread)();
-	rculist__qs_ctr = 0;
 #endif
-}
-
-void rculist_unregister_thread(void)
-{
-#if RCULIST__REGISTERS
-	rculist__thread_exit_disarm();
-	rculist__flavor_unregister();
-#endif
-}
 
 /*
  * The read side.  Declared inline (still external definitions: the
@@ -214,6 +206,10 @@ void rculist_unregister_thread(void)
  */
 inline void rculist_read_lock(void)
 {
+#if !RCULIST__REGISTERS
+	if (caa_unlikely(!URCU_TLS(RCULIST__URCU(reader))))
+		rculist__flavor_first_section();
+#endif
 	RCULIST__URCU(read_lock)();
 }
 
@@ -251,75 +247,16 @@ void rculist_thread_online(void)
 #endif
 }
 
-/*
- * The stall detector (core/stall.c) watches the wait, if it is on: it
- * reports a grace period that takes longer than RCULIST_STALL_TIMEOUT_MS.
- * The ticket tells polled grace periods (core/poll.c) that one began and
- * ended.
- */
-/*
- * A call that waits for a grace period (rculist_synchronize_rcu(), the
- * splices that use it) or for callbacks that wait for one
- * (rculist_rcu_barrier()), made inside the caller's own read-side
- * critical section: reported (one line, then the error handler, abort()
- * by default) before it waits, and skipped if the handler returns.
- * memb and bp know the section from their own nesting count, one load of
- * the caller's reader state, so the check is always on and the read side
- * pays nothing.  qsbr's sections are empty brackets: only those opened
- * through debug mode's rculist_read_lock() are counted (core/debug.c).
- * Returns non-zero if the call must not go on.
- */
-int rculist__check_not_reading(const char *op)
+void rculist__flavor_synchronize_rcu(void)
 {
-#if RCULIST__QSBR
-	if (!rculist__debug_read_depth())
-		return 0;
-	rculist__report_reading(
-		op, "under qsbr it would end the section while the caller reads");
-#else
-	if (!RCULIST__URCU(read_ongoing)())
-		return 0;
-	rculist__report_reading(
-		op,
-		"it waits for a grace period, which cannot end while the caller itself reads: deadlock");
-#endif
-	return 1;
-}
-
-int rculist__not_reading(const char *op)
-{
-	return rculist__check_not_reading(op);
-}
-
-void rculist_synchronize_rcu(void)
-{
-	struct rculist__stall_wait wait;
-	int watched;
-	unsigned long gp_ticket;
-
-	if (rculist__check_not_reading("rculist_synchronize_rcu"))
-		return;
-	watched = rculist__stall_begin(&wait);
-	gp_ticket = rculist__gp_begin();
-
 	RCULIST__URCU(synchronize_rcu)();
-	rculist__tsan_gp_ended();
-	rculist__gp_end(gp_ticket);
-	rculist__reclaim_note_gp();
-	if (watched)
-		rculist__stall_end(&wait);
 }
 
-/*
- * liburcu's call_rcu(), through core/fork.c's gate: a fork() never splits
- * its enqueue.  rculist_call_rcu() itself batches (core/reclaim.c).
- */
+/* liburcu's call_rcu(); core/fork.c's gate is the caller's. */
 void rculist__flavor_call_rcu(struct rcu_head *head,
 			      void (*func)(struct rcu_head *head))
 {
-	rculist__call_rcu_enter();
 	RCULIST__URCU(call_rcu)(head, func);
-	rculist__call_rcu_leave();
 }
 
 /*
@@ -341,7 +278,10 @@ int rculist__flavor_may_block(void)
  * call_rcu thread under call_rcu_mutex the first time, and bp's read
  * lock registers the thread under bp's registry lock; the forking thread
  * holds both while it waits for the gate to empty.  Once done, each is
- * one load.
+ * one load.  Not through the first-section hook: this runs also in a
+ * thread's exit (core/reclaim.c hands its last batch off from a
+ * pthread key destructor), where arming the exit watch would register a
+ * thread-local destructor that never runs, leaking it.
  */
 void rculist__flavor_call_rcu_ready(void)
 {
@@ -357,11 +297,7 @@ void rculist__flavor_barrier(void)
 	RCULIST__URCU(barrier)();
 }
 
-/*
- * ---------------------------------------------------------------------
- * Debug mode (core/debug.c, <rculist/debug_api.h>): what only the
- * flavour knows.
- */
+/* What only the flavour knows (core/debug.c, core/stall.c, ...). */
 
 /* Whether the calling thread is registered; bp registers lazily: always. */
 int rculist__flavor_registered(void)

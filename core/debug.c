@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * core/debug.c - the checks of debug mode, the list checkers, and error
- * reports.
+ * core/debug.c - the checks of debug mode and the list checkers (their
+ * reports: core/report.c).
  *
  * Compiled once, without RCULIST_DEBUG, into every flavour library: debug
  * mode is the program's compile-time switch, and its wrappers (see
  * <rculist/debug_api.h>) call in here.  The flavour answers two questions
- * through hidden hooks (core/bind.h): is the calling thread registered,
+ * through the adapter (core/bind.h): is the calling thread registered,
  * and does the flavour have read-side critical sections of its own.
  */
 #include <inttypes.h>
@@ -20,130 +20,6 @@
 
 #include "internal.h"
 
-/* --------------------------------------------------------- call sites */
-
-struct site {
-	const char *op;
-	const char *file;
-	int line;
-};
-
-/*
- * The sites recorded by the wrappers, innermost last.  A wrapped call in
- * the argument of another pushes and pops its own, so the outer one is
- * still there when its operation runs.  Beyond the last slot the depth
- * is still counted, and checks report no call site.
- */
-#define SITE_DEPTH 8
-static __thread struct site sites[SITE_DEPTH];
-static __thread unsigned int site_depth;
-
-/* Read-side critical sections entered through the checking wrappers. */
-static __thread unsigned long read_depth;
-
-void rculist__debug_enter(const char *op, const char *file, int line)
-{
-	if (site_depth < SITE_DEPTH) {
-		sites[site_depth].op = op;
-		sites[site_depth].file = file;
-		sites[site_depth].line = line;
-	}
-	site_depth++;
-}
-
-void rculist__debug_leave(void)
-{
-	if (site_depth > 0)
-		site_depth--;
-}
-
-/* The innermost recorded site, or one naming only @fallback. */
-static struct site current_site(const char *fallback)
-{
-	struct site none = { fallback, NULL, 0 };
-
-	if (site_depth == 0 || site_depth > SITE_DEPTH)
-		return none;
-	return sites[site_depth - 1];
-}
-
-/* ------------------------------------------------------------ reports */
-
-static rculist_error_handler *error_handler;
-
-static void default_handler(const struct rculist_error *err)
-{
-	(void)err;
-	abort();
-}
-
-rculist_error_handler *rculist_set_error_handler(rculist_error_handler *handler)
-{
-	return __atomic_exchange_n(&error_handler, handler, __ATOMIC_ACQ_REL);
-}
-
-/* A pointer as the reports print it: hexadecimal, or NULL. */
-struct ptrbuf {
-	char s[24];
-};
-
-static const char *ptrstr(struct ptrbuf *b, const void *p)
-{
-	if (!p)
-		return "NULL";
-	snprintf(b->s, sizeof(b->s), "0x%" PRIxPTR, (uintptr_t)p);
-	return b->s;
-}
-
-/*
- * "rculist: OP(ELEM) at FILE:LINE: DETAIL" on stderr, in one write, then
- * the handler.  @elem NULL prints "OP()".
- */
-static void report(const struct site *s, const void *elem, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void report(const struct site *s, const void *elem, const char *fmt, ...)
-{
-	char msg[512], where[256];
-	struct ptrbuf eb;
-	struct rculist_error err;
-	rculist_error_handler *handler;
-	va_list ap;
-	int n;
-
-	if (s->file)
-		snprintf(where, sizeof(where), " at %s:%d", s->file, s->line);
-	else
-		where[0] = '\0';
-	if (!elem && !s->file) /* a check reached without a wrapper */
-		n = snprintf(msg, sizeof(msg), "rculist: %s: ", s->op);
-	else
-		n = snprintf(msg, sizeof(msg), "rculist: %s(%s)%s: ", s->op,
-			     elem ? ptrstr(&eb, elem) : "", where);
-	if (n < 0)
-		n = 0;
-	if ((size_t)n < sizeof(msg)) {
-		va_start(ap, fmt);
-		vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	fprintf(stderr, "%s\n", msg);
-
-	/*
-	 * Forget every recorded site: the handler may longjmp() out of the
-	 * reported call, whose record would otherwise stay behind.
-	 */
-	site_depth = 0;
-
-	err.message = msg;
-	err.op = s->op;
-	err.file = s->file;
-	err.line = s->line;
-	err.elem = elem;
-	handler = __atomic_load_n(&error_handler, __ATOMIC_ACQUIRE);
-	(handler ? handler : default_handler)(&err);
-}
-
 /* ------------------------------------------------------ link checks */
 
 static int poisoned(const void *p)
@@ -155,38 +31,41 @@ static int poisoned(const void *p)
  * A link that cannot be followed: report it as @what of @elem and return
  * 1.  @hint says what probably happened.
  */
-static int bad_link(const struct site *s, const void *elem, const char *what,
-		    const void *link, const char *hint)
+static int bad_link(const struct rculist__site *s, const void *elem,
+		    const char *what, const void *link, const char *hint)
 {
-	struct ptrbuf b;
+	struct rculist__ptrbuf b;
 
 	if (!link) {
-		report(s, elem, "%s is NULL (%s)", what, hint);
+		rculist__report(s, elem, "%s is NULL (%s)", what, hint);
 		return 1;
 	}
 	if (poisoned(link)) {
-		report(s, elem, "%s is %s, the poison of a deleted element (%s)",
-		       what, ptrstr(&b, link), hint);
+		rculist__report(s, elem,
+				"%s is %s, the poison of a deleted element (%s)",
+				what, rculist__ptrstr(&b, link), hint);
 		return 1;
 	}
 	return 0;
 }
 
 /* @what is @is where @expect was wanted: report, with @hint. */
-static int mismatch(const struct site *s, const void *elem, const char *what,
-		    const void *is, const void *expect, const char *hint)
+static int mismatch(const struct rculist__site *s, const void *elem,
+		    const char *what, const void *is, const void *expect,
+		    const char *hint)
 {
-	struct ptrbuf b1, b2;
+	struct rculist__ptrbuf b1, b2;
 
 	if (is == expect)
 		return 0;
-	report(s, elem, "%s is %s, expected %s (%s)", what, ptrstr(&b1, is),
-	       ptrstr(&b2, expect), hint);
+	rculist__report(s, elem, "%s is %s, expected %s (%s)", what,
+			rculist__ptrstr(&b1, is), rculist__ptrstr(&b2, expect),
+			hint);
 	return 1;
 }
 
 /* The hint for an element that does not seem to be on a list. */
-static const char *unlinked_hint(const struct site *s)
+static const char *unlinked_hint(const struct rculist__site *s)
 {
 	return strstr(s->op, "replace") ? "already removed or replaced?" :
 					  "double delete?";
@@ -196,7 +75,7 @@ void rculist__debug_check_add(const struct cds_list_head *newp,
 			      const struct cds_list_head *prev,
 			      const struct cds_list_head *next)
 {
-	struct site s = current_site("cds_list_add");
+	struct rculist__site s = rculist__current_site("cds_list_add");
 
 	if (bad_link(&s, newp, "prev", prev,
 		     "list head not initialised, or adding beside a deleted element?") ||
@@ -204,8 +83,8 @@ void rculist__debug_check_add(const struct cds_list_head *newp,
 		     "list head not initialised, or adding beside a deleted element?"))
 		return;
 	if (newp == prev || newp == next) {
-		report(&s, newp,
-		       "element is already on the list, next to the insertion point (double add?)");
+		rculist__report(&s, newp,
+				"element is already on the list, next to the insertion point (double add?)");
 		return;
 	}
 	if (mismatch(&s, newp, "prev->next", prev->next, next, "corrupted list?"))
@@ -215,13 +94,13 @@ void rculist__debug_check_add(const struct cds_list_head *newp,
 
 void rculist__debug_check_del(const struct cds_list_head *elem)
 {
-	struct site s = current_site("cds_list_del");
+	struct rculist__site s = rculist__current_site("cds_list_del");
 	const char *hint = unlinked_hint(&s);
 
 	if (!elem->next || !elem->prev) {
-		report(&s, elem,
-		       "%s is NULL (never added nor initialised? use CDS_INIT_LIST_HEAD())",
-		       elem->next ? "prev" : "next");
+		rculist__report(&s, elem,
+				"%s is NULL (never added nor initialised? use CDS_INIT_LIST_HEAD())",
+				elem->next ? "prev" : "next");
 		return;
 	}
 	if (bad_link(&s, elem, "next", elem->next, hint) ||
@@ -244,15 +123,15 @@ void rculist__debug_check_del(const struct cds_list_head *elem)
  * partner leading elsewhere); Brent's cycle detection guards the walk
  * anyway against memory that changes under it.
  */
-static long walk_list(const struct site *s, const struct cds_list_head *head,
-		      int dir, const struct cds_list_head *forbid,
-		      const char *forbid_msg)
+static long walk_list(const struct rculist__site *s,
+		      const struct cds_list_head *head, int dir,
+		      const struct cds_list_head *forbid, const char *forbid_msg)
 {
 	const char *name = dir ? "prev" : "next";
 	const char *back = dir ? "next" : "prev";
 	const struct cds_list_head *pos = head, *mark = head;
 	unsigned long steps = 0, power = 1, lam = 0;
-	struct ptrbuf b1, b2, b3;
+	struct rculist__ptrbuf b1, b2, b3;
 	char what[96];
 
 	for (;;) {
@@ -261,31 +140,31 @@ static long walk_list(const struct site *s, const struct cds_list_head *head,
 
 		/* the head is #0, elements are numbered from 1 */
 		snprintf(what, sizeof(what), "element #%lu (%s)->%s", steps,
-			 ptrstr(&b1, pos), name);
+			 rculist__ptrstr(&b1, pos), name);
 		if (pos == head)
 			snprintf(what, sizeof(what), "head->%s", name);
 		if (bad_link(s, head, what, to, "corrupted list?"))
 			return -1;
 		partner = dir ? to->next : to->prev;
 		if (partner != pos) {
-			report(s, head,
-			       "%s->%s is %s, expected %s (corrupted %s or %s?)",
-			       what, back, ptrstr(&b2, partner),
-			       ptrstr(&b3, pos), name, back);
+			rculist__report(s, head,
+					"%s->%s is %s, expected %s (corrupted %s or %s?)",
+					what, back, rculist__ptrstr(&b2, partner),
+					rculist__ptrstr(&b3, pos), name, back);
 			return -1;
 		}
 		if (to == head)
 			return (long)steps;
 		if (to == forbid) {
-			report(s, head, "%s", forbid_msg);
+			rculist__report(s, head, "%s", forbid_msg);
 			return -1;
 		}
 		pos = to;
 		steps++;
 		if (pos == mark) {
-			report(s, head,
-			       "cycle of %lu elements that does not pass through the head (corrupted list?)",
-			       lam + 1);
+			rculist__report(s, head,
+					"cycle of %lu elements that does not pass through the head (corrupted list?)",
+					lam + 1);
 			return -1;
 		}
 		if (++lam == power) {
@@ -300,12 +179,12 @@ void rculist__debug_check_splice(const struct cds_list_head *list,
 				 const struct cds_list_head *prev,
 				 const struct cds_list_head *next)
 {
-	struct site s = current_site("cds_list_splice");
+	struct rculist__site s = rculist__current_site("cds_list_splice");
 	const char *hint =
 		"list head not initialised, or splicing beside a deleted element?";
 
 	if (list == prev || list == next) {
-		report(&s, list, "splicing a list into itself");
+		rculist__report(&s, list, "splicing a list into itself");
 		return;
 	}
 	if (bad_link(&s, list, "prev", prev, hint) ||
@@ -318,7 +197,8 @@ void rculist__debug_check_splice(const struct cds_list_head *list,
 		  "the insertion point is an element of the list being spliced (splicing a list into itself?)");
 }
 
-static int check_list(const struct site *s, const struct cds_list_head *head)
+static int check_list(const struct rculist__site *s,
+		      const struct cds_list_head *head)
 {
 	long fwd, bwd;
 
@@ -329,9 +209,9 @@ static int check_list(const struct site *s, const struct cds_list_head *head)
 	if (bwd < 0)
 		return 0;
 	if (fwd != bwd) {
-		report(s, head,
-		       "%ld elements forwards, %ld backwards (corrupted list?)",
-		       fwd, bwd);
+		rculist__report(s, head,
+				"%ld elements forwards, %ld backwards (corrupted list?)",
+				fwd, bwd);
 		return 0;
 	}
 	return 1;
@@ -340,7 +220,7 @@ static int check_list(const struct site *s, const struct cds_list_head *head)
 int rculist__list_check_at(const struct cds_list_head *head, const char *file,
 			   int line)
 {
-	struct site s = { "rculist_list_check", file, line };
+	struct rculist__site s = { "rculist_list_check", file, line };
 
 	return check_list(&s, head);
 }
@@ -362,7 +242,7 @@ void rculist__debug_check_hadd(const struct cds_hlist_node *newp,
 			       const struct cds_hlist_node *prev,
 			       const struct cds_hlist_node *next)
 {
-	struct site s = current_site("cds_hlist_add");
+	struct rculist__site s = rculist__current_site("cds_hlist_add");
 
 	if (bad_link(&s, newp, "prev", prev,
 		     "inserting beside a node that is on no list?"))
@@ -373,8 +253,8 @@ void rculist__debug_check_hadd(const struct cds_hlist_node *newp,
 		return;
 	}
 	if (newp == prev || newp == next) {
-		report(&s, newp,
-		       "node is already on the list, next to the insertion point (double add?)");
+		rculist__report(&s, newp,
+				"node is already on the list, next to the insertion point (double add?)");
 		return;
 	}
 	if (mismatch(&s, newp, "prev->next", prev->next, next, "corrupted list?"))
@@ -386,12 +266,12 @@ void rculist__debug_check_hadd(const struct cds_hlist_node *newp,
 
 void rculist__debug_check_hdel(const struct cds_hlist_node *elem)
 {
-	struct site s = current_site("cds_hlist_del");
+	struct rculist__site s = rculist__current_site("cds_hlist_del");
 	const char *hint = unlinked_hint(&s);
 
 	if (!elem->prev) {
-		report(&s, elem,
-		       "prev is NULL: the node is on no list (never added, or deleted with a _init delete?)");
+		rculist__report(&s, elem,
+				"prev is NULL: the node is on no list (never added, or deleted with a _init delete?)");
 		return;
 	}
 	if (bad_link(&s, elem, "prev", elem->prev, hint))
@@ -409,31 +289,34 @@ void rculist__debug_check_hdel(const struct cds_hlist_node *elem)
 			 "corrupted list?");
 }
 
-static int check_hlist(const struct site *s, const struct cds_hlist_head *head)
+static int check_hlist(const struct rculist__site *s,
+		       const struct cds_hlist_head *head)
 {
 	const struct cds_hlist_node *prev = head_node(head);
 	const struct cds_hlist_node *pos = head->next, *mark = NULL;
 	unsigned long steps = 1, power = 1, lam = 0;
-	struct ptrbuf b1, b2, b3;
+	struct rculist__ptrbuf b1, b2, b3;
 
 	/* Elements are numbered from 1, as in walk_list(). */
 	for (; pos; prev = pos, pos = pos->next, steps++) {
 		if (poisoned(pos)) {
-			report(s, head,
-			       "element #%lu is %s, the poison of a deleted node (corrupted list?)",
-			       steps, ptrstr(&b1, pos));
+			rculist__report(s, head,
+					"element #%lu is %s, the poison of a deleted node (corrupted list?)",
+					steps, rculist__ptrstr(&b1, pos));
 			return 0;
 		}
 		if (pos->prev != prev) {
-			report(s, head,
-			       "element #%lu (%s)->prev is %s, expected %s (corrupted next or prev?)",
-			       steps, ptrstr(&b1, pos), ptrstr(&b2, pos->prev),
-			       ptrstr(&b3, prev));
+			rculist__report(s, head,
+					"element #%lu (%s)->prev is %s, expected %s (corrupted next or prev?)",
+					steps, rculist__ptrstr(&b1, pos),
+					rculist__ptrstr(&b2, pos->prev),
+					rculist__ptrstr(&b3, prev));
 			return 0;
 		}
 		if (pos == mark) {
-			report(s, head, "cycle of %lu nodes (corrupted list?)",
-			       lam + 1);
+			rculist__report(s, head,
+					"cycle of %lu nodes (corrupted list?)",
+					lam + 1);
 			return 0;
 		}
 		if (++lam == power) {
@@ -448,7 +331,7 @@ static int check_hlist(const struct site *s, const struct cds_hlist_head *head)
 int rculist__hlist_check_at(const struct cds_hlist_head *head, const char *file,
 			    int line)
 {
-	struct site s = { "rculist_hlist_check", file, line };
+	struct rculist__site s = { "rculist_hlist_check", file, line };
 
 	return check_hlist(&s, head);
 }
@@ -469,33 +352,35 @@ static const struct cds_hlist_bl_node *bl_link(const struct cds_hlist_bl_node *l
 
 void rculist__debug_check_bllocked(const struct cds_hlist_bl_head *head)
 {
-	struct site s = current_site("cds_hlist_bl_add_head");
+	struct rculist__site s = rculist__current_site("cds_hlist_bl_add_head");
 
 	if (!((uintptr_t)__atomic_load_n(&head->first, __ATOMIC_RELAXED) & 1))
-		report(&s, head,
-		       "the list is not locked (take cds_hlist_bl_lock() first)");
+		rculist__report(&s, head,
+				"the list is not locked (take cds_hlist_bl_lock() first)");
 }
 
 void rculist__debug_check_bladd(const struct cds_hlist_bl_node *newp,
 				struct cds_hlist_bl_node *const *pprev,
 				const struct cds_hlist_bl_node *next)
 {
-	struct site s = current_site("cds_hlist_bl_add");
+	struct rculist__site s = rculist__current_site("cds_hlist_bl_add");
 
 	if (bad_link(&s, newp, "pprev", pprev,
 		     "inserting beside a node that is on no list?"))
 		return;
 	if (next && poisoned(next)) {
-		bad_link(&s, newp, "next", next, "inserting beside a deleted node?");
+		bad_link(&s, newp, "next", next,
+			 "inserting beside a deleted node?");
 		return;
 	}
 	if (newp == next || (const void *)pprev == (const void *)&newp->next) {
-		report(&s, newp,
-		       "node is already on the list, next to the insertion point (double add?)");
+		rculist__report(&s, newp,
+				"node is already on the list, next to the insertion point (double add?)");
 		return;
 	}
-	if (mismatch(&s, newp, "*pprev", bl_link(__atomic_load_n(pprev, __ATOMIC_RELAXED)),
-		     next, "corrupted list?"))
+	if (mismatch(&s, newp, "*pprev",
+		     bl_link(__atomic_load_n(pprev, __ATOMIC_RELAXED)), next,
+		     "corrupted list?"))
 		return;
 	if (next)
 		mismatch(&s, newp, "next->pprev", next->pprev, pprev,
@@ -504,12 +389,12 @@ void rculist__debug_check_bladd(const struct cds_hlist_bl_node *newp,
 
 void rculist__debug_check_bldel(const struct cds_hlist_bl_node *elem)
 {
-	struct site s = current_site("cds_hlist_bl_del");
+	struct rculist__site s = rculist__current_site("cds_hlist_bl_del");
 	const char *hint = unlinked_hint(&s);
 
 	if (!elem->pprev) {
-		report(&s, elem,
-		       "pprev is NULL: the node is on no list (never added, or deleted with cds_hlist_bl_del_init()?)");
+		rculist__report(&s, elem,
+				"pprev is NULL: the node is on no list (never added, or deleted with cds_hlist_bl_del_init()?)");
 		return;
 	}
 	if (bad_link(&s, elem, "pprev", elem->pprev, hint))
@@ -519,11 +404,12 @@ void rculist__debug_check_bldel(const struct cds_hlist_bl_node *elem)
 		return;
 	}
 	if (mismatch(&s, elem, "*pprev",
-		     bl_link(__atomic_load_n(elem->pprev, __ATOMIC_RELAXED)), elem, hint))
+		     bl_link(__atomic_load_n(elem->pprev, __ATOMIC_RELAXED)),
+		     elem, hint))
 		return;
 	if (elem->next)
-		mismatch(&s, elem, "next->pprev", elem->next->pprev, &elem->next,
-			 "corrupted list?");
+		mismatch(&s, elem, "next->pprev", elem->next->pprev,
+			 &elem->next, "corrupted list?");
 }
 
 /* ---------------------------------------------------------- readers */
@@ -531,44 +417,23 @@ void rculist__debug_check_bldel(const struct cds_hlist_bl_node *elem)
 /*
  * Whether the calling thread is inside a read-side critical section of
  * the flavour-neutral contract: one opened through the checking wrappers
- * (counted here, in every flavour), or, under memb and bp, one the
- * flavour itself sees (a lock taken in a file compiled without
- * RCULIST_DEBUG).  Under qsbr a section is an empty bracket: only the
- * count tells, so a program checked under qsbr is checked against the
- * contract memb and bp enforce.
+ * (counted in every flavour), or, under memb and bp, one the flavour
+ * itself sees (a lock taken in a file compiled without RCULIST_DEBUG).
+ * Under qsbr a section is an empty bracket: only the count tells, so a
+ * program checked under qsbr is checked against the contract memb and bp
+ * enforce.
  */
 static int in_read_section(void)
 {
-	if (read_depth > 0)
-		return 1;
-	return rculist__flavor_has_sections() && rculist_read_ongoing();
-}
-
-unsigned long rculist__debug_read_depth(void)
-{
-	return read_depth;
-}
-
-/* core/bind.h: a blocking call inside the caller's own section. */
-void rculist__report_reading(const char *op, const char *why)
-{
-	struct site s = current_site(op);
-
-	/* The call site, if a debug-mode wrapper of @op recorded it. */
-	if (strcmp(s.op, op) != 0) {
-		s.op = op;
-		s.file = NULL;
-		s.line = 0;
-	}
-	report(&s, NULL, "called inside a read-side critical section (%s)", why);
+	return rculist__debug_depth > 0 || rculist__reading();
 }
 
 /* Report @s if the thread is not registered (memb, qsbr); 1 if so. */
-static int unregistered(const struct site *s, const char *fix)
+static int unregistered(const struct rculist__site *s, const char *fix)
 {
 	if (rculist__flavor_registered())
 		return 0;
-	report(s, NULL, "thread is not registered with RCU (%s)", fix);
+	rculist__report(s, NULL, "thread is not registered with RCU (%s)", fix);
 	return 1;
 }
 
@@ -576,20 +441,21 @@ static const char not_reading[] =
 	"not inside a read-side critical section (call rculist_read_lock() first)";
 
 /* @outside: the report of a reader outside any section. */
-static void check_reader(const struct site *s, const char *outside)
+static void check_reader(const struct rculist__site *s, const char *outside)
 {
 	if (unregistered(s, "call rculist_register_thread() first"))
 		return;
 	if (!in_read_section())
-		report(s, NULL, "%s", outside);
+		rculist__report(s, NULL, "%s", outside);
 	else if (!rculist_read_ongoing()) /* qsbr */
-		report(s, NULL,
-		       "thread is offline inside rculist_read_lock() (call rculist_thread_online() first)");
+		rculist__report(s, NULL,
+				"thread is offline inside rculist_read_lock() (call rculist_thread_online() first)");
 }
 
 void rculist__debug_check_reader(void)
 {
-	struct site s = current_site("RCU iterator or accessor");
+	struct rculist__site s =
+		rculist__current_site("RCU iterator or accessor");
 
 	check_reader(&s, not_reading);
 	/* The record was pushed for this check alone: drop it. */
@@ -603,7 +469,8 @@ void rculist__debug_check_reader(void)
  */
 void rculist__debug_check_reader_if(int cond)
 {
-	struct site s = current_site("RCU iterator or accessor");
+	struct rculist__site s =
+		rculist__current_site("RCU iterator or accessor");
 
 	if (!cond)
 		check_reader(&s,
@@ -615,7 +482,7 @@ void rculist__debug_check_reader_if(int cond)
 
 void rculist__debug_reader_at(const char *op, const char *file, int line)
 {
-	struct site s = { op, file, line };
+	struct rculist__site s = { op, file, line };
 
 	check_reader(&s, not_reading);
 }
@@ -625,44 +492,44 @@ void rculist__debug_reader_at(const char *op, const char *file, int line)
  * critical section: qsbr ends the section; the others ignore the call,
  * but the program would not be correct under qsbr.
  */
-static int inside_reader(const struct site *s)
+static int inside_reader(const struct rculist__site *s)
 {
 	if (!in_read_section())
 		return 0;
 	if (rculist__flavor_has_sections())
-		report(s, NULL,
-		       "called inside a read-side critical section (a no-op under %s, but qsbr would end the section while it reads)",
-		       rculist_flavor_name());
+		rculist__report(s, NULL,
+				"called inside a read-side critical section (a no-op under %s, but qsbr would end the section while it reads)",
+				rculist_flavor_name());
 	else
-		report(s, NULL,
-		       "called inside a read-side critical section (it ends the section while the caller reads)");
+		rculist__report(s, NULL,
+				"called inside a read-side critical section (it ends the section while the caller reads)");
 	return 1;
 }
 
 /*
  * A blocking call: the check itself is the library's, made with or
- * without debug mode (rculist__check_not_reading(), core/bind.h); the
+ * without debug mode (rculist__check_not_reading(), core/gp.c); the
  * wrappers record the call site it reports.
  */
 void rculist__debug_blocking_at(const char *op, const char *file, int line)
 {
 	rculist__debug_enter(op, file, line);
-	(void)rculist__check_not_reading(op);
+	rculist__check_not_reading(op);
 	rculist__debug_leave();
 }
 
 void rculist__debug_read_lock(const char *file, int line)
 {
-	struct site s = { "rculist_read_lock", file, line };
+	struct rculist__site s = { "rculist_read_lock", file, line };
 
 	unregistered(&s, "call rculist_register_thread() first");
-	read_depth++;
+	rculist__debug_depth++;
 	rculist_read_lock();
 }
 
 void rculist__debug_read_unlock(const char *file, int line)
 {
-	struct site s = { "rculist_read_unlock", file, line };
+	struct rculist__site s = { "rculist_read_unlock", file, line };
 	int matched;
 
 	if (unregistered(&s, "call rculist_register_thread() first"))
@@ -670,22 +537,22 @@ void rculist__debug_read_unlock(const char *file, int line)
 	if (rculist__flavor_has_sections())
 		matched = rculist_read_ongoing();
 	else
-		matched = read_depth > 0;
+		matched = rculist__debug_depth > 0;
 	if (!matched) {
 		/* Not passed on: it would corrupt the flavour's nesting count. */
-		report(&s, NULL,
-		       "no matching rculist_read_lock() (unbalanced unlock?)");
+		rculist__report(&s, NULL,
+				"no matching rculist_read_lock() (unbalanced unlock?)");
 		return;
 	}
-	if (read_depth > 0)
-		read_depth--;
+	if (rculist__debug_depth > 0)
+		rculist__debug_depth--;
 	rculist__tsan_reader_exit();
 	rculist_read_unlock();
 }
 
 void rculist__debug_quiescent_state(const char *file, int line)
 {
-	struct site s = { "rculist_quiescent_state", file, line };
+	struct rculist__site s = { "rculist_quiescent_state", file, line };
 
 	if (unregistered(&s, "call rculist_register_thread() first") ||
 	    inside_reader(&s))
@@ -696,7 +563,7 @@ void rculist__debug_quiescent_state(const char *file, int line)
 
 void rculist__debug_thread_offline(const char *file, int line)
 {
-	struct site s = { "rculist_thread_offline", file, line };
+	struct rculist__site s = { "rculist_thread_offline", file, line };
 
 	if (unregistered(&s, "call rculist_register_thread() first") ||
 	    inside_reader(&s))

@@ -2,7 +2,9 @@
 /*
  * core/fork.c - fork() without exec() in a program using rculist.
  *
- * Installed once, when the library is loaded, so that users need not:
+ * Installed once, when the library is loaded, so that users need not
+ * (each module's hooks registered in its slot of the table below, from
+ * a constructor of its own: this file knows no module above it):
  *  - every flavour: liburcu's call_rcu fork hooks.  Before the fork the
  *    call_rcu helper threads are paused (and leave the reader registry);
  *    in the child, where they do not exist, a new helper thread takes
@@ -60,7 +62,7 @@
  * So every rculist call into call_rcu() (the hand-offs of the batches of
  * rculist_free_rcu() and rculist_call_rcu(), from the slot they take to
  * the call_rcu() that queues it, and core/poll.c's callback; all through
- * rculist__flavor_call_rcu()) goes through the gate, and the prepare
+ * rculist__call_rcu_gated()) goes through the gate, and the prepare
  * handler closes it, once liburcu's call_rcu threads are paused, and
  * waits until no thread is inside.
  *
@@ -81,8 +83,44 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rculist.h>
 
 #include "internal.h"
+
+/* The modules' hooks, each in its slot (set once, by its constructor). */
+static const struct rculist__fork_hooks *table[RCULIST__FORK_SLOTS];
+
+void rculist__fork_register(enum rculist__fork_slot slot,
+			    const struct rculist__fork_hooks *hooks)
+{
+	__atomic_store_n(&table[slot], hooks, __ATOMIC_RELEASE);
+}
+
+/* Each registered hook of slots [@from, @to), in order or in reverse. */
+#define HOOK_PREPARE 0
+#define HOOK_PARENT  1
+#define HOOK_CHILD   2
+static void run(int which, unsigned int from, unsigned int to, int reverse)
+{
+	const struct rculist__fork_hooks *h;
+	unsigned int i, k;
+
+	for (k = from; k < to; k++) {
+		i = reverse ? to - 1 - (k - from) : k;
+		h = __atomic_load_n(&table[i], __ATOMIC_ACQUIRE);
+		if (!h)
+			continue;
+		if (which == HOOK_PREPARE)
+			h->prepare();
+		else if (which == HOOK_PARENT)
+			h->parent();
+		else
+			h->child();
+	}
+}
 
 #define GATE_SHARDS 64
 
@@ -160,31 +198,63 @@ static void gate_open_child(void)
 	gate_open();
 }
 
+void rculist__call_rcu_gated(struct rcu_head *head,
+			     void (*func)(struct rcu_head *head))
+{
+	rculist__call_rcu_enter();
+	rculist__flavor_call_rcu(head, func);
+	rculist__call_rcu_leave();
+}
+
+/*
+ * liburcu's fork hooks run once per fork() however many copies of this
+ * flavour's rculist the process holds (core/pin.c): each copy asks the
+ * shared library's rculist__fork_liburcu() when another copy is that
+ * library, its own otherwise.  The first ask of a fork pauses liburcu's
+ * call_rcu threads (and takes bp's locks) before any copy takes a lock of
+ * its own; the first after-fork call resumes them.  Whose this fork uses
+ * is chosen before it.
+ */
+static void (*liburcu_owner)(int phase);
+
+static void liburcu_prepare(void)
+{
+	char soname[64];
+	void *other;
+
+	snprintf(soname, sizeof(soname), "librculist-%s.so.%d",
+		 rculist_flavor_name(), RCULIST_VERSION_MAJOR);
+	other = rculist__other_copy(soname, "rculist__fork_liburcu");
+	liburcu_owner = rculist__fork_liburcu;
+	if (other)
+		memcpy(&liburcu_owner, &other, sizeof(other));
+	liburcu_owner(RCULIST__FORK_PREPARE);
+}
+
+#define AFTER_GATE RCULIST__FORK_RECLAIM
+
 static void before_fork(void)
 {
-	rculist__poll_before_fork();
-	rculist__flavor_before_fork();
+	run(HOOK_PREPARE, 0, AFTER_GATE, 0);
+	liburcu_prepare();
 	gate_close();
-	rculist__reclaim_before_fork();
-	rculist__stall_before_fork();
+	run(HOOK_PREPARE, AFTER_GATE, RCULIST__FORK_SLOTS, 0);
 }
 
 static void after_fork_parent(void)
 {
-	rculist__stall_after_fork_parent();
-	rculist__reclaim_after_fork();
+	run(HOOK_PARENT, AFTER_GATE, RCULIST__FORK_SLOTS, 1);
 	gate_open();
-	rculist__flavor_after_fork_parent();
-	rculist__poll_after_fork_parent();
+	liburcu_owner(RCULIST__FORK_PARENT);
+	run(HOOK_PARENT, 0, AFTER_GATE, 1);
 }
 
 static void after_fork_child(void)
 {
-	rculist__stall_after_fork_child();
-	rculist__reclaim_after_fork();
+	run(HOOK_CHILD, AFTER_GATE, RCULIST__FORK_SLOTS, 1);
 	gate_open_child();
-	rculist__flavor_after_fork_child();
-	rculist__poll_after_fork_child();
+	liburcu_owner(RCULIST__FORK_CHILD);
+	run(HOOK_CHILD, 0, AFTER_GATE, 1);
 }
 
 __attribute__((constructor)) void rculist__fork_init(void)

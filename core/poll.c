@@ -3,19 +3,8 @@
  * core/poll.c - polled grace periods, under every flavour and every
  * liburcu (0.13 has no start_poll_synchronize_rcu()).
  *
- * Two counters, compared modulo wrap (seq_after()):
- *  - ticket: taken by every grace period rculist waits for, as it
- *    begins (rculist_synchronize_rcu(), and so the grace-period thread
- *    below);
- *  - done: one past the largest ticket whose grace period has ended.
- * A cookie is the ticket value when it was taken.  A grace period whose
- * ticket is at least the cookie began after the cookie was taken (its
- * fetch-and-add comes later in the counter's order), so the cookie is
- * satisfied once done has passed it: done - cookie > 0.  Grace periods
- * may end out of ticket order (concurrent rculist_synchronize_rcu()
- * calls); done only ever grows to the largest ticket seen ended, which is
- * right because one ended grace period that began after the cookie is
- * enough.
+ * The counters, ticket and done, are core/gp.c's: a cookie is a ticket,
+ * satisfied once done has passed it.
  *
  * rculist_start_poll_synchronize_rcu() raises wanted, the value done
  * must reach, and wakes the grace-period thread if it sleeps.  The
@@ -44,10 +33,6 @@
  * Process exit: a destructor stops the thread after the grace period in
  * progress (waiting for it for 1 s at most), so that none is running
  * while liburcu's destructors tear down its registry (bp unmaps it).
- *
- * Both counters start 100 grace periods short of wrapping (as the Linux
- * kernel's gp_seq starts at -300), so a comparison that forgets the wrap
- * fails at once, in tests/unit/poll.c.
  */
 #include <linux/futex.h>
 #include <pthread.h>
@@ -59,17 +44,13 @@
 
 #include "internal.h"
 
-#define SEQ_INIT ((unsigned long)-100)
-
-static unsigned long ticket = SEQ_INIT;
-static unsigned long done = SEQ_INIT;
 /* What done must reach for every cookie of start_poll to be satisfied. */
-static unsigned long wanted = SEQ_INIT;
+static unsigned long wanted = RCULIST__SEQ_INIT;
 
 /* The grace-period thread. */
 enum { GP_NONE, GP_STARTING, GP_RUNNING };
 static int gp_state;
-static int gp_parked; /* futex word: 1 while the thread sleeps */
+static int gp_parked;  /* futex word: 1 while the thread sleeps */
 static int gp_stopped; /* process exit: start no more grace periods */
 static pthread_mutex_t gp_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -78,49 +59,8 @@ static int queued;
 static unsigned long carried; /* written by the owner of queued only */
 static struct rcu_head poll_head;
 
-#define load(p)	     __atomic_load_n(p, __ATOMIC_SEQ_CST)
-#define store(p, v)  __atomic_store_n(p, v, __ATOMIC_SEQ_CST)
-#define fetch_inc(p) __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST)
-
-/* Whether @a comes after @b, modulo wrap. */
-static int seq_after(unsigned long a, unsigned long b)
-{
-	return (long)(a - b) > 0;
-}
-
-/* *@p = @v unless *@p is already @v or after it: non-zero if raised. */
-static int seq_raise(unsigned long *p, unsigned long v)
-{
-	unsigned long cur = load(p);
-
-	while (seq_after(v, cur))
-		if (__atomic_compare_exchange_n(p, &cur, v, 0, __ATOMIC_SEQ_CST,
-						__ATOMIC_SEQ_CST))
-			return 1;
-	return 0;
-}
-
-unsigned long rculist__gp_begin(void)
-{
-	return fetch_inc(&ticket);
-}
-
-void rculist__gp_end(unsigned long gp_ticket)
-{
-	seq_raise(&done, gp_ticket + 1);
-}
-
-struct rculist_gp_cookie rculist_get_state_synchronize_rcu(void)
-{
-	struct rculist_gp_cookie c = { load(&ticket) };
-
-	return c;
-}
-
-int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie)
-{
-	return seq_after(load(&done), cookie.seq);
-}
+#define load(p)	    __atomic_load_n(p, __ATOMIC_SEQ_CST)
+#define store(p, v) __atomic_store_n(p, v, __ATOMIC_SEQ_CST)
 
 /* ------------------------------------------------- the grace-period thread */
 
@@ -131,7 +71,7 @@ static long futex(int *word, int op, int val)
 
 static int gp_wanted(void)
 {
-	return seq_after(load(&wanted), load(&done));
+	return rculist__seq_after(load(&wanted), rculist__gp_done());
 }
 
 static void *gp_main(void *arg)
@@ -162,7 +102,8 @@ static void poll_queue(void);
 /* Wake the thread if it sleeps (a spurious wake-up costs one check). */
 static void gp_unpark(void)
 {
-	if (load(&gp_parked) && __atomic_exchange_n(&gp_parked, 0, __ATOMIC_SEQ_CST))
+	if (load(&gp_parked) &&
+	    __atomic_exchange_n(&gp_parked, 0, __ATOMIC_SEQ_CST))
 		futex(&gp_parked, FUTEX_WAKE_PRIVATE, 1);
 }
 
@@ -216,7 +157,7 @@ static void poll_queue(void)
 {
 	carried = rculist__gp_begin() + 1;
 	rculist__tsan_handover(&poll_head);
-	rculist__flavor_call_rcu(&poll_head, poll_callback);
+	rculist__call_rcu_gated(&poll_head, poll_callback);
 }
 
 static void poll_callback(struct rcu_head *head)
@@ -227,7 +168,7 @@ static void poll_callback(struct rcu_head *head)
 	reached = carried;
 	rculist__gp_end(reached - 1);
 	store(&queued, 0);
-	if (seq_after(load(&wanted), reached) &&
+	if (rculist__seq_after(load(&wanted), reached) &&
 	    !__atomic_exchange_n(&queued, 1, __ATOMIC_SEQ_CST))
 		poll_queue();
 }
@@ -238,7 +179,7 @@ struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void)
 
 	/* Whoever raised wanted to where it is has woken the thread (or, while
 	 * it starts, left that to its creator: gp_start()). */
-	if (seq_raise(&wanted, c.seq + 1))
+	if (rculist__seq_raise(&wanted, c.seq + 1))
 		gp_wake();
 	return c;
 }
@@ -246,8 +187,7 @@ struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void)
 void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie)
 {
 	/* A misplaced call is reported even when the cookie is satisfied. */
-	if (rculist__not_reading("rculist_cond_synchronize_rcu"))
-		return;
+	rculist__check_not_reading("rculist_cond_synchronize_rcu");
 	if (!rculist_poll_state_synchronize_rcu(cookie))
 		rculist_synchronize_rcu();
 	else
@@ -261,7 +201,7 @@ void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie)
  * A qsbr caller that is online goes offline meanwhile (the grace period
  * may be waiting for it).
  */
-void rculist__poll_before_fork(void)
+static void poll_before_fork(void)
 {
 	int online = !rculist__flavor_has_sections() && rculist_read_ongoing();
 
@@ -272,13 +212,13 @@ void rculist__poll_before_fork(void)
 		rculist_thread_online();
 }
 
-void rculist__poll_after_fork_parent(void)
+static void poll_after_fork_parent(void)
 {
 	pthread_mutex_unlock(&gp_lock);
 }
 
 /* Last of the child's handlers, once liburcu's locks are released. */
-void rculist__poll_after_fork_child(void)
+static void poll_after_fork_child(void)
 {
 	gp_parked = 0;
 	if (gp_state != GP_NONE)
@@ -286,6 +226,15 @@ void rculist__poll_after_fork_child(void)
 	pthread_mutex_unlock(&gp_lock);
 	if (gp_wanted() && !gp_stopped)
 		gp_start();
+}
+
+__attribute__((constructor)) static void poll_fork_register(void)
+{
+	static const struct rculist__fork_hooks hooks = {
+		poll_before_fork, poll_after_fork_parent, poll_after_fork_child
+	};
+
+	rculist__fork_register(RCULIST__FORK_POLL, &hooks);
 }
 
 __attribute__((destructor)) static void poll_exit(void)

@@ -389,6 +389,8 @@ static struct pending *splice(struct pending *to, struct pending *list)
 }
 
 static void last_done(struct state *s, int probe, unsigned long seen);
+/* For the stall detector: the oldest batch whose grace period waits. */
+static int oldest_wait(struct timespec *since);
 
 /* A slot's grace period is over. */
 static void slot_done(struct rcu_head *head)
@@ -490,12 +492,12 @@ unlock:
 	pthread_mutex_unlock(&s->sweep_lock);
 	if (send) {
 		rculist__tsan_handover(&sl->rcu);
-		rculist__flavor_call_rcu(&sl->rcu, slot_done);
+		rculist__call_rcu_gated(&sl->rcu, slot_done);
 		__atomic_store_n(&s->sweeping, 0, __ATOMIC_RELEASE);
 	}
 	rculist__call_rcu_leave();
 	if (send)
-		rculist__stall_watch_batches();
+		rculist__stall_watch_batches(oldest_wait);
 }
 
 /*
@@ -541,13 +543,13 @@ static void hand_off(struct state *s)
 	__atomic_store_n(&use->st, SLOT_QUEUED, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST);
 	rculist__tsan_handover(&use->rcu);
-	rculist__flavor_call_rcu(&use->rcu, slot_done);
+	rculist__call_rcu_gated(&use->rcu, slot_done);
 	sent = 1;
 out:
 	window_close(&s->owner_seq);
 	rculist__call_rcu_leave();
 	if (sent)
-		rculist__stall_watch_batches();
+		rculist__stall_watch_batches(oldest_wait);
 	maybe_trim();
 }
 
@@ -727,8 +729,8 @@ void rculist_rcu_barrier(void)
 	struct state *me = self, *all, *s;
 	struct pending *taken = NULL;
 
-	if (rculist__check_not_reading("rculist_rcu_barrier"))
-		return;
+	/* Before liburcu's barrier, which returns at once inside a section. */
+	rculist__check_not_reading("rculist_rcu_barrier");
 	/* The barrier's own window covers the blocks it takes. */
 	while (!me && !(me = adopt()))
 		usleep(1000);
@@ -813,7 +815,7 @@ static uint64_t oldest_since(int in_flight)
 	return best;
 }
 
-int rculist__reclaim_oldest_wait(struct timespec *since)
+static int oldest_wait(struct timespec *since)
 {
 	uint64_t t = oldest_since(1);
 
@@ -822,11 +824,6 @@ int rculist__reclaim_oldest_wait(struct timespec *since)
 	since->tv_sec = (time_t)(t / 1000000000u);
 	since->tv_nsec = (long)(t % 1000000000u);
 	return 1;
-}
-
-void rculist__reclaim_note_gp(void)
-{
-	__atomic_add_fetch(&gps, 1, __ATOMIC_RELAXED);
 }
 
 void rculist_reclaim_get_stats(struct rculist_reclaim_stats *st)
@@ -840,7 +837,8 @@ void rculist_reclaim_get_stats(struct rculist_reclaim_stats *st)
 	st->peak = __atomic_load_n(&cold.peak, __ATOMIC_RELAXED);
 	st->freed = done;
 	st->throttled = __atomic_load_n(&throttled, __ATOMIC_RELAXED);
-	st->grace_periods = __atomic_load_n(&gps, __ATOMIC_RELAXED);
+	st->grace_periods =
+		__atomic_load_n(&gps, __ATOMIC_RELAXED) + rculist__gp_count();
 	st->limit = __atomic_load_n(&cold.limit, __ATOMIC_RELAXED);
 	oldest = st->pending ? oldest_since(0) : 0;
 	now = now_ns();
@@ -880,7 +878,7 @@ void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_pea
  * call_rcu thread.  Blocks that another thread's rculist_rcu_barrier()
  * had taken are lost in the child, as is that thread's memory.
  */
-void rculist__reclaim_before_fork(void)
+static void reclaim_before_fork(void)
 {
 	pthread_mutex_lock(&registry_lock);
 	fork_pid = getpid();
@@ -907,9 +905,18 @@ static void reclaim_fork_child(void)
 	}
 }
 
-void rculist__reclaim_after_fork(void)
+static void reclaim_after_fork(void)
 {
 	if (getpid() != fork_pid)
 		reclaim_fork_child();
 	pthread_mutex_unlock(&registry_lock);
+}
+
+__attribute__((constructor)) static void reclaim_fork_register(void)
+{
+	static const struct rculist__fork_hooks hooks = { reclaim_before_fork,
+							  reclaim_after_fork,
+							  reclaim_after_fork };
+
+	rculist__fork_register(RCULIST__FORK_RECLAIM, &hooks);
 }

@@ -18,8 +18,9 @@
  * sleeps until the oldest wait is due.  The grace periods that batches of
  * rculist_free_rcu() and rculist_call_rcu() wait for inside liburcu's
  * call_rcu thread are watched too: from the first batch on, the watchdog
- * asks core/reclaim.c for the oldest batch still waiting for its grace
- * period (a lock-free walk), and reports it as one more wait, its line
+ * asks core/reclaim.c, through the function it registered with its
+ * first batch, for the oldest batch still waiting for its grace period
+ * (a lock-free walk), and reports it as one more wait, its line
  * saying "(batches of rculist_free_rcu()/rculist_call_rcu() wait for
  * it)".  So a reader stuck in a section is named even when the program
  * only frees.  To name the blocking threads of
@@ -62,6 +63,8 @@ static int watchdog_running;
 /* Batches are watched (set once, at the first batch; lock for writes). */
 static int batches_watched;
 static struct rculist__stall_wait batch_wait; /* the oldest batch's */
+/* core/reclaim.c's: the oldest batch waiting (registered, set once). */
+static int (*oldest_batch)(struct timespec *since);
 
 static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
 static unsigned long timeout_ms;
@@ -227,7 +230,7 @@ static struct timespec check_batches(const struct timespec *now)
 {
 	struct timespec since;
 
-	if (!rculist__reclaim_oldest_wait(&since))
+	if (!oldest_batch(&since))
 		return ms_after(now, timeout_ms);
 	/*
 	 * Another batch is the oldest now (the last one's grace period
@@ -305,7 +308,7 @@ int rculist__stall_begin(struct rculist__stall_wait *w)
  * A batch was handed to call_rcu: from now on the watchdog watches
  * batches too.  One load once that is so.  No rculist lock held.
  */
-void rculist__stall_watch_batches(void)
+void rculist__stall_watch_batches(int (*oldest)(struct timespec *since))
 {
 	if (__atomic_load_n(&batches_watched, __ATOMIC_RELAXED))
 		return;
@@ -314,6 +317,7 @@ void rculist__stall_watch_batches(void)
 		return;
 	pthread_mutex_lock(&lock);
 	if (!batches_watched && (watchdog_running || start_watchdog())) {
+		oldest_batch = oldest;
 		__atomic_store_n(&batches_watched, 1, __ATOMIC_RELAXED);
 		pthread_cond_signal(&wake);
 	}
@@ -364,17 +368,17 @@ void rculist__stall_unregister(void)
  * inside a read-side critical section, the child's grace periods wait for
  * it for ever, and the detector names it.
  */
-void rculist__stall_before_fork(void)
+static void stall_before_fork(void)
 {
 	pthread_mutex_lock(&lock);
 }
 
-void rculist__stall_after_fork_parent(void)
+static void stall_after_fork_parent(void)
 {
 	pthread_mutex_unlock(&lock);
 }
 
-void rculist__stall_after_fork_child(void)
+static void stall_after_fork_child(void)
 {
 	waits = NULL;
 	watchdog_running = 0;
@@ -383,4 +387,13 @@ void rculist__stall_after_fork_child(void)
 	if (timeout_ms)
 		init_wake();
 	pthread_mutex_unlock(&lock);
+}
+
+__attribute__((constructor)) static void stall_fork_register(void)
+{
+	static const struct rculist__fork_hooks hooks = {
+		stall_before_fork, stall_after_fork_parent, stall_after_fork_child
+	};
+
+	rculist__fork_register(RCULIST__FORK_STALL, &hooks);
 }

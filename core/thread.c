@@ -1,24 +1,99 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * core/thread.c - a registered thread that exits without unregistering is
- * unregistered at thread exit, so that no grace period waits on, or reads
- * the memory of, a dead thread.  And rculist's own threads (the stall
- * watchdog, the polled grace-period thread) are started here.
+ * core/thread.c - rculist_register_thread() and rculist_unregister_thread(),
+ * and what happens when a thread exits.
+ *
+ * A thread that exits inside a read-side critical section is a bug the
+ * grace periods would hide: the section never ends, but the thread's
+ * cleanup (rculist's below under memb, qsbr and mb; liburcu-bp's own
+ * under bp) takes it out of the registry, and the next grace period ends
+ * at once.  So it is reported first, through the error handler (abort()
+ * by default), naming the thread, its id and the flavour: a watch runs
+ * at the thread's exit before any cleanup (a thread-local destructor,
+ * glibc's __cxa_thread_atexit_impl(), which runs before every
+ * pthread_key_create() destructor, liburcu-bp's among them).  It is armed
+ * by rculist_register_thread(), and under bp by the thread's first
+ * read-side critical section, which is a call into the library (the
+ * adapter's first-section hook, registered below).  If the handler
+ * returns, the thread is cleaned up as usual.  Under qsbr only sections
+ * opened through debug mode's rculist_read_lock() are seen (qsbr's own
+ * are empty brackets).  The main thread is not watched: its exit is the
+ * process's.  Arming allocates (glibc's list of thread-local
+ * destructors): a bp thread whose very first section runs in a signal
+ * handler that interrupted malloc() in that thread could deadlock there,
+ * as liburcu-bp's own registration, which takes its registry mutex, can
+ * when the handler interrupted it.  A bp thread registered by
+ * liburcu-bp before its first rculist_read_lock() (its first
+ * rculist_free_rcu() or rculist_call_rcu() registers it, outside the
+ * hook: that also runs in a thread's exit, where an armed destructor
+ * would never run) is not watched.
+ *
+ * A registered thread that exits without unregistering is unregistered
+ * at thread exit (a pthread key destructor), so that no grace period
+ * waits on, or reads the memory of, a dead thread.
  */
-#define _GNU_SOURCE /* pthread_setname_np() */
+#define _GNU_SOURCE /* pthread_getname_np() */
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <rculist.h>
 
 #include "internal.h"
 
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
+/* glibc's registration of a thread-local destructor (C++ uses it). */
+extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj,
+				    void *dso_handle) __attribute__((weak));
+extern void *__dso_handle;
+
+/* The exit watch: armed (reading is a bug from now), hooked (registered). */
+static __thread int watch_armed;
+static __thread int watch_hooked;
+
+static void unregister_now(void)
+{
+	rculist__tsan_reader_exit();
+	rculist__stall_unregister();
+	rculist__flavor_unregister();
+}
+
+/* The thread is exiting: is it still inside a read-side section? */
+static void exit_watch(void *arg)
+{
+	struct rculist__site s = { "thread exit", NULL, 0 };
+	char name[16] = "?";
+	long tid = (long)syscall(SYS_gettid);
+
+	(void)arg;
+	if (!watch_armed || !rculist__reading() || tid == (long)getpid())
+		return;
+	(void)pthread_getname_np(pthread_self(), name, sizeof(name));
+	rculist__report(&s, NULL,
+			"thread \"%s\" (tid %ld) exits inside a read-side critical section (%s); if the error handler returns, the thread is unregistered and grace periods stop waiting for it",
+			name, tid, rculist_flavor_name());
+}
+
+static void watch_arm(void)
+{
+	watch_armed = 1;
+	if (watch_hooked || !__cxa_thread_atexit_impl)
+		return;
+	watch_hooked = 1;
+	(void)__cxa_thread_atexit_impl(exit_watch, NULL, &__dso_handle);
+}
+
+/* The pthread key's destructor: an exit without unregistering. */
 static void thread_exit(void *armed)
 {
 	(void)armed;
-	rculist__flavor_unregister();
+	if (!watch_hooked) /* no thread-local destructor: watch here */
+		exit_watch(NULL);
+	watch_armed = 0;
+	unregister_now();
 }
 
 static void exit_key_create(void)
@@ -27,33 +102,29 @@ static void exit_key_create(void)
 	(void)pthread_key_create(&exit_key, thread_exit);
 }
 
-void rculist__thread_exit_arm(void)
+void rculist_register_thread(void)
 {
+	if (!rculist__flavor_has_registry())
+		return;
+	rculist__flavor_register();
 	pthread_once(&exit_key_once, exit_key_create);
 	(void)pthread_setspecific(exit_key, (void *)(uintptr_t)1);
+	watch_arm();
+	rculist__stall_register(rculist__flavor_reader_state());
 }
 
-void rculist__thread_exit_disarm(void)
+void rculist_unregister_thread(void)
 {
+	if (!rculist__flavor_has_registry())
+		return;
 	pthread_once(&exit_key_once, exit_key_create);
 	(void)pthread_setspecific(exit_key, NULL);
+	watch_armed = 0;
+	unregister_now();
 }
 
-int rculist__thread_start(void *(*fn)(void *), const char *name)
+__attribute__((constructor)) void rculist__thread_init(void)
 {
-	sigset_t all, old;
-	pthread_attr_t attr;
-	pthread_t t;
-	int err;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	err = pthread_create(&t, &attr, fn, NULL);
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!err)
-		(void)pthread_setname_np(t, name);
-	return err;
+	/* bp: its threads register on their first section. */
+	rculist__flavor_on_first_section(watch_arm);
 }

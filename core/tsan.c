@@ -28,8 +28,10 @@
  * The releases are made by the program's own code when it is compiled
  * with -fsanitize=thread (<rculist/tsan.h> routes the read-side exits,
  * rculist_free_rcu(), rculist_call_rcu() and the polled cookies' test to
- * the rculist__tsan_* functions below), so neither the normal read side
- * nor those calls are touched.  The acquires are made here, by the library the program links
+ * the rculist__tsan_* functions of core/tsan_api.c, at the top of the
+ * library), so neither the normal read side nor those calls are
+ * touched.  This file is a watcher below them: its callers tell it what
+ * happened; it calls nothing of the library's.  The acquires are made here, by the library the program links
  * whether or not it is built for ThreadSanitizer: through weak references
  * to the sanitizer's interface, null unless a ThreadSanitizer runtime is
  * in the process, tested on slow paths only (after a grace period, per
@@ -114,82 +116,9 @@ void rculist__tsan_takeover(void *head)
 	}
 }
 
-/* The program's side, called only by code built with -fsanitize=thread. */
-void rculist__tsan_read_unlock(void)
-{
-	rculist__tsan_reader_exit();
-	rculist_read_unlock();
-}
-
-void rculist__tsan_quiescent_state(void)
-{
-	rculist__tsan_reader_exit();
-	rculist_quiescent_state();
-}
-
-void rculist__tsan_thread_offline(void)
-{
-	rculist__tsan_reader_exit();
-	rculist_thread_offline();
-}
-
-int rculist__tsan_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie)
-{
-	int done = rculist_poll_state_synchronize_rcu(cookie);
-
-	if (done)
-		rculist__tsan_gp_ended();
-	return done;
-}
-
-/*
- * What the updater wrote into the block before handing it over is
- * ordered before its free, which may run in another thread (a sweep on
- * the call_rcu thread, a barrier): a release on the block's own rcu_head,
- * acquired by rculist__tsan_before_free().
- */
-void rculist__tsan_free_rcu(struct rcu_head *head, size_t offset)
+/* A callback of the program's has run (core/tsan_api.c's trampoline). */
+void rculist__tsan_callback_done(void)
 {
 	if (present())
-		__tsan_release(head);
-	rculist__free_rcu(head, offset);
-}
-
-/* The call_rcu trampoline. */
-struct tramp {
-	struct rcu_head rcu;
-	struct rcu_head *head;
-	void (*func)(struct rcu_head *head);
-};
-
-static void tramp_run(struct rcu_head *rcu)
-{
-	struct tramp *t = rculist__container_of(rcu, struct tramp, rcu);
-
-	__tsan_acquire(t);
-	__tsan_acquire(&readers);
-	t->func(t->head);
-	__tsan_release(&callbacks);
-	free(t);
-}
-
-/*
- * What the caller wrote before the call is ordered before the callback
- * (a release on the record, acquired by the trampoline); the record is
- * the only allocation, freed by the trampoline.  Out of memory, the
- * callback is queued as it is (ThreadSanitizer may then report it).
- */
-void rculist__tsan_call_rcu(struct rcu_head *head,
-			    void (*func)(struct rcu_head *head))
-{
-	struct tramp *t = present() ? malloc(sizeof(*t)) : NULL;
-
-	if (!t) {
-		rculist_call_rcu(head, func);
-		return;
-	}
-	t->head = head;
-	t->func = func;
-	__tsan_release(t);
-	rculist_call_rcu(&t->rcu, tramp_run);
+		__tsan_release(&callbacks);
 }

@@ -117,8 +117,8 @@ unsigned long rculist_dq_reclaim(struct rculist_dq *dq, unsigned long max);
  *
  * Context: any thread, outside any read-side critical section (a call
  * inside the caller's own section is reported as
- * rculist_synchronize_rcu() reports it, and returns without freeing
- * anything if the error handler returns); no other thread may use @dq
+ * rculist_synchronize_rcu() reports it, and aborts if the error handler
+ * returns); no other thread may use @dq
  * during or after the call.  May block for a grace period.
  */
 void rculist_dq_destroy(struct rculist_dq *dq);

@@ -156,14 +156,15 @@ static inline void cds_list_del_rcu(struct cds_list_head *elem)
  * before the release stores that link it in.  @old's next and prev are
  * left intact for readers standing on it.
  *
- * An EMPTY head @old (or an element linked to itself) leaves @newp an
- * empty list and @old untouched, as cds_list_replace() does: readers of
- * @old go on seeing it empty.  The kernel's list_replace_rcu() requires
- * a non-empty @old, and given an empty one leaves @old and @newp
- * pointing at each other, as liburcu's macro does: a two-element circle
- * with no head, where a walk from either never ends.
+ * @old must be an element, not an empty head: as the kernel's
+ * list_replace_rcu() and liburcu's cds_list_replace_rcu() do, an empty
+ * head @old (or an element linked to itself) is not special-cased, and
+ * is left pointing at @newp and @newp at it: a two-element circle with
+ * no head, where a walk from either never ends.  To move a whole list to
+ * a new head, use cds_list_replace_init() (no readers) or
+ * cds_list_splice_init_rcu().
  *
- * @old is only read: it may be a pointer to const.
+ * @old is only read (it may be a pointer to const) unless it is empty.
  *
  * before: [h] <-> old <-> b  after: [h] <-> newp <-> b
  *
@@ -178,11 +179,6 @@ static inline void cds_list_replace_rcu(const struct cds_list_head *old,
 	RCULIST__CHECK_DEL(old);
 	before = old->prev;
 	after = old->next;
-	if (RCULIST__UNLIKELY(after == old)) {
-		/* Nothing to replace: @newp heads an empty list of its own. */
-		CDS_INIT_LIST_HEAD(newp);
-		return;
-	}
 	newp->next = after;
 	newp->prev = before;
 	rculist__publish(before->next, newp);
@@ -329,7 +325,7 @@ static inline void __cds_list_splice_init_rcu(struct cds_list_head *list,
  * section, nor under a lock that readers take.  Called inside the
  * caller's own section with @list not empty, it is reported (one line on
  * stderr naming it, then the error handler, abort() by default) before
- * it touches either list, and does nothing if the handler returns: under
+ * it touches either list, and aborts if the handler returns: under
  * memb, bp and mb always, under qsbr with -DRCULIST_DEBUG (without it,
  * qsbr's grace period silently ends the caller's section).  The caller
  * serialises the updates of both lists; readers may walk either.
@@ -351,7 +347,8 @@ static inline void cds_list_splice_init_rcu(struct cds_list_head *list,
  *
  * Context: as cds_list_splice_init_rcu(): blocks for a grace period;
  * inside the caller's own read-side critical section it is reported and
- * moves nothing (memb, bp and mb always, qsbr with -DRCULIST_DEBUG).
+ * aborts, moving nothing (memb, bp and mb always, qsbr with
+ * -DRCULIST_DEBUG).
  */
 static inline void cds_list_splice_tail_init_rcu(struct cds_list_head *list,
 						 struct cds_list_head *head)

@@ -78,6 +78,19 @@ void rculist_register_thread(void);
  * exit; calling it earlier stops the thread from holding up grace
  * periods (qsbr) and frees its slot.  A no-op under bp.
  *
+ * A thread that exits inside a read-side critical section (every
+ * flavour; under qsbr, one opened through debug mode's
+ * rculist_read_lock()) is reported before it is cleaned up: one line on
+ * stderr, "rculist: thread exit: thread "NAME" (tid N) exits inside a
+ * read-side critical section (FLAVOUR); ...", then the error handler,
+ * abort() by default, as for every misuse: the section it left open is
+ * a bug that its cleanup would hide (the next grace period would end at
+ * once).  If the handler returns, the thread is cleaned up as usual:
+ * unregistered (bp: by liburcu-bp), and grace periods stop waiting for
+ * it.  The main thread is not watched (its exit is the process's), nor
+ * a bp thread that called rculist_free_rcu() or rculist_call_rcu()
+ * before its first section (bp arms the watch on the first section).
+ *
  * Context: the calling thread, registered, outside any read-side
  * critical section.
  */
@@ -174,11 +187,12 @@ void rculist_thread_online(void);
  * Context: any thread (registered or not), outside any read-side
  * critical section.  Called inside the caller's own section it is
  * reported (one line on stderr naming it, then the error handler,
- * abort() by default) and returns without waiting if the handler
- * returns: under memb, bp and mb always, under qsbr with -DRCULIST_DEBUG;
- * without it qsbr's grace period silently ends the caller's section, as
- * liburcu's does.  Blocks; it must not be called with a lock held that
- * readers take.
+ * abort() by default), and it calls abort() if the handler returns: it
+ * can neither wait there (memb, bp and mb would deadlock, qsbr would end
+ * the section) nor return without a grace period.  Under memb, bp and mb
+ * always, under qsbr with -DRCULIST_DEBUG; without it qsbr's grace period
+ * silently ends the caller's section, as liburcu's does.  Blocks; it
+ * must not be called with a lock held that readers take.
  */
 void rculist_synchronize_rcu(void) RCULIST_EXCLUDES_RCU;
 
@@ -219,10 +233,13 @@ void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head)
  * that wait for a grace period report a call made inside the caller's
  * own read-side critical section with one line on stderr naming the
  * call, then call the error handler (<rculist/debug_api.h>, abort() by
- * default), and return at once if it returns: under memb, bp and mb
- * always, under qsbr with -DRCULIST_DEBUG (whose rculist_read_lock()
- * counts qsbr's sections).  Without it, under qsbr, the grace period
- * silently ends the caller's section, as liburcu's does.
+ * default), and abort() if it returns: none ever returns without a grace
+ * period (liburcu's own rcu_barrier() returns at once inside a section,
+ * its callbacks not run; rculist's checks before calling it).  Under
+ * memb, bp and mb always, under qsbr with -DRCULIST_DEBUG (whose
+ * rculist_read_lock() counts qsbr's sections).  Without it, under qsbr,
+ * the grace period silently ends the caller's section, as liburcu's
+ * does.
  */
 void rculist_rcu_barrier(void) RCULIST_EXCLUDES_RCU;
 
@@ -344,9 +361,10 @@ int rculist_poll_state_synchronize_rcu(struct rculist_gp_cookie cookie);
  * Context: may block, like rculist_synchronize_rcu(): never call it
  * inside a read-side critical section, nor while holding a lock a reader
  * waits for.  Called inside the caller's own section it is reported,
- * even when @cookie is satisfied, as rculist_synchronize_rcu() is
- * (memb, bp and mb always, qsbr with -DRCULIST_DEBUG; without it a grace
- * period it waits for silently ends a qsbr caller's section).
+ * even when @cookie is satisfied, and aborts if the error handler
+ * returns, as rculist_synchronize_rcu() does (memb, bp and mb always,
+ * qsbr with -DRCULIST_DEBUG; without it a grace period it waits for
+ * silently ends a qsbr caller's section).
  */
 void rculist_cond_synchronize_rcu(struct rculist_gp_cookie cookie)
 	RCULIST_EXCLUDES_RCU;
@@ -429,7 +447,8 @@ void rculist_reclaim_set_limit(unsigned long blocks);
 
 /*
  * Internal: report @op, a blocking call, if made inside the caller's
- * read-side critical section; non-zero if it must not go on.
+ * read-side critical section, and abort() if the error handler returns;
+ * returns 0 (it never returns otherwise).
  */
 int rculist__not_reading(const char *op);
 

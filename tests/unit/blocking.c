@@ -5,14 +5,13 @@
  * reason, then aborts, instead of deadlocking (memb, bp) or silently
  * ending the section (qsbr): rculist_synchronize_rcu(),
  * rculist_rcu_barrier(), rculist_cond_synchronize_rcu(),
- * cds_list_splice_init_rcu() and cds_list_splice_tail_init_rcu().
+ * cds_list_splice_init_rcu() and cds_list_splice_tail_init_rcu().  It
+ * aborts also when the error handler returns: it never returns without
+ * a grace period.
  *
  * Compiled in both builds: without RCULIST_DEBUG the library's own check
- * reports the call without its site; in debug mode with it.  memb and bp
- * see their sections themselves; under qsbr only a section opened by
- * debug mode's rculist_read_lock() is counted, which without the switch
- * stands for a lock taken in a file compiled in debug mode
- * (rculist__debug_read_lock() is what that file calls).
+ * reports the call without its site; in debug mode with it (the sections
+ * the checks see: section.h).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -20,36 +19,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "section.h"
 
 #include <criterion/redirect.h>
-
-static int flavor_is(const char *name)
-{
-	return strcmp(rculist_flavor_name(), name) == 0;
-}
-
-/* Open a read-side critical section that the checks can see. */
-static void enter_section(void) RCULIST_ACQUIRES_RCU
-{
-#ifndef RCULIST_DEBUG
-	if (flavor_is("qsbr")) {
-		rculist__debug_read_lock(__FILE__, __LINE__);
-		return;
-	}
-#endif
-	rculist_read_lock();
-}
-
-static void leave_section(void) RCULIST_RELEASES_RCU
-{
-#ifndef RCULIST_DEBUG
-	if (flavor_is("qsbr")) {
-		rculist__debug_read_unlock(__FILE__, __LINE__);
-		return;
-	}
-#endif
-	rculist_read_unlock();
-}
 
 static struct {
 	const char *op;
@@ -216,21 +188,68 @@ static void count_handler(const struct rculist_error *err)
 	snprintf(last, sizeof(last), "%s", err->message);
 }
 
-/* A handler that returns: the call is skipped, it does not wait. */
-TEST_NO_RCU_ANALYSIS(blocking, skipped_when_the_handler_returns);
-Test(blocking, skipped_when_the_handler_returns)
+/*
+ * A handler that returns: the call can neither wait (deadlock, or qsbr's
+ * section ended) nor return as if a grace period had passed, so it
+ * aborts after the report.  The handler checks the report and returns;
+ * the test passes only by the abort that follows.
+ */
+static void returning_handler(const struct rculist_error *err)
 {
-	rculist_register_thread();
-	rculist_set_error_handler(count_handler);
-	enter_section();
-	rculist_synchronize_rcu();
-	rculist_rcu_barrier();
-	cr_assert_eq(reports, 2, "%d reports, last: %s", reports, last);
-	cr_assert(strstr(last, "rculist_rcu_barrier"), "%s", last);
-	cr_assert(rculist_read_ongoing(), "the section was ended");
-	leave_section();
-	rculist_unregister_thread();
+	reports++;
+	cr_assert_str_eq(err->op, expected.op, "%s", err->message);
+	cr_assert(strstr(err->message,
+			 "called inside a read-side critical section"),
+		  "%s", err->message);
 }
+
+static struct rculist_gp_cookie unsatisfied(void)
+{
+	return rculist_get_state_synchronize_rcu();
+}
+
+static struct rculist_gp_cookie satisfied(void)
+{
+	struct rculist_gp_cookie c = rculist_get_state_synchronize_rcu();
+
+	rculist_synchronize_rcu();
+	return c;
+}
+
+/* Each call that waits: its name, and the call (made inside a section). */
+#define WAITING_CALLS(X)                                                         \
+	X(synchronize_rcu, "rculist_synchronize_rcu", rculist_synchronize_rcu()) \
+	X(rcu_barrier, "rculist_rcu_barrier", rculist_rcu_barrier())             \
+	X(cond_synchronize_rcu, "rculist_cond_synchronize_rcu",                  \
+	  rculist_cond_synchronize_rcu(c_unsat))                                 \
+	X(cond_synchronize_rcu_satisfied, "rculist_cond_synchronize_rcu",        \
+	  rculist_cond_synchronize_rcu(c_sat))                                   \
+	X(splice_init_rcu, "cds_list_splice_init_rcu",                           \
+	  cds_list_splice_init_rcu(&src, &dst))                                  \
+	X(splice_tail_init_rcu, "cds_list_splice_tail_init_rcu",                 \
+	  cds_list_splice_tail_init_rcu(&src, &dst))
+
+#define RETURNING_HANDLER_ABORTS(name, opname, call)                              \
+	TEST_NO_RCU_ANALYSIS(blocking, name##_aborts_when_the_handler_returns);   \
+	Test(blocking, name##_aborts_when_the_handler_returns, .signal = SIGABRT) \
+	{                                                                         \
+		struct rculist_gp_cookie c_unsat, c_sat;                          \
+                                                                                  \
+		cds_list_add_rcu(&a.link, &src);                                  \
+		cds_list_add_rcu(&b.link, &dst);                                  \
+		rculist_register_thread();                                        \
+		c_sat = satisfied();                                              \
+		c_unsat = unsatisfied();                                          \
+		(void)c_sat;                                                      \
+		(void)c_unsat;                                                    \
+		expected.op = opname;                                             \
+		rculist_set_error_handler(returning_handler);                     \
+		enter_section();                                                  \
+		call;                                                             \
+		cr_assert_fail("%s returned inside the section (%d reports)",     \
+			       opname, reports);                                  \
+	}
+WAITING_CALLS(RETURNING_HANDLER_ABORTS)
 
 /* after: [src]   [dst] <-> a <-> b   outside a section: no report */
 Test(blocking, outside_a_section_nothing_is_reported)

@@ -54,17 +54,21 @@ Test(list_newer, replace_init_empty_head_leaves_both_empty)
 	CHECK_EMPTY(&old);
 }
 
-/* before: [old] (empty)    after: [newp] (empty), old's links untouched */
-Test(list_newer, replace_rcu_empty_head_leaves_new_empty)
+/*
+ * The kernel's semantics, no special case: an empty head is not an
+ * element.  before: [old] (empty)    after: old <-> newp, a circle of two
+ */
+Test(list_newer, replace_rcu_empty_head_links_old_and_new)
 {
 	struct cds_list_head old, newp;
 
 	CDS_INIT_LIST_HEAD(&old);
 	memset(&newp, 0xa5, sizeof(newp));
 	cds_list_replace_rcu(&old, &newp);
-	CHECK_EMPTY(&newp);
-	cr_assert_eq(old.next, &old);
-	cr_assert_eq(old.prev, &old);
+	cr_assert_eq(old.next, &newp);
+	cr_assert_eq(old.prev, &newp);
+	cr_assert_eq(newp.next, &old);
+	cr_assert_eq(newp.prev, &old);
 }
 
 /* A non-empty head replaced: the new head holds the elements. */

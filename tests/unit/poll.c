@@ -335,7 +335,7 @@ Test(poll, fork_while_polling_gives_the_child_working_polled_grace_periods)
 
 /*
  * The library names each thread it starts with pthread_setname_np(),
- * after creating it and before marking it running (core/thread.c, then
+ * after creating it and before marking it running (core/spawn.c, then
  * gp_start() in core/poll.c).  This definition, which the library's
  * call binds to, passes every call on; armed, it holds the creator of
  * "rculist-gp" there until the new thread has ended the first grace

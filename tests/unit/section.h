@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tests/unit/section.h - open and close a read-side critical section that
+ * the library's own checks can see, in both builds of the suites.
+ *
+ * memb, bp and mb see their sections themselves.  Under qsbr only a
+ * section opened by debug mode's rculist_read_lock() is counted, which
+ * without RCULIST_DEBUG stands for a lock taken in a file compiled in
+ * debug mode (rculist__debug_read_lock() is what that file calls).
+ */
+#ifndef RCULIST_TESTS_SECTION_H
+#define RCULIST_TESTS_SECTION_H
+
+#include <string.h>
+
+#include <rculist.h>
+
+static inline int flavor_is(const char *name)
+{
+	return strcmp(rculist_flavor_name(), name) == 0;
+}
+
+static inline void enter_section(void) RCULIST_ACQUIRES_RCU
+{
+#ifndef RCULIST_DEBUG
+	if (flavor_is("qsbr")) {
+		rculist__debug_read_lock(__FILE__, __LINE__);
+		return;
+	}
+#endif
+	rculist_read_lock();
+}
+
+static inline void leave_section(void) RCULIST_RELEASES_RCU
+{
+#ifndef RCULIST_DEBUG
+	if (flavor_is("qsbr")) {
+		rculist__debug_read_unlock(__FILE__, __LINE__);
+		return;
+	}
+#endif
+	rculist_read_unlock();
+}
+
+#endif /* RCULIST_TESTS_SECTION_H */
