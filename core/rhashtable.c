@@ -60,12 +60,14 @@ static uint32_t table_seed(void)
 		struct timespec t;
 
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		z = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 32) ^ ((uint64_t)getpid() << 16);
+		z = (uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 32) ^
+		    ((uint64_t)getpid() << 16);
 		uint64_t zero = 0;
-		__atomic_compare_exchange_n(&rnd_state, &zero, z | 1, 0, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED);
+		__atomic_compare_exchange_n(&rnd_state, &zero, z | 1, 0,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	}
-	z = __atomic_add_fetch(&rnd_state, 0x9E3779B97F4A7C15ULL, __ATOMIC_RELAXED);
+	z = __atomic_add_fetch(&rnd_state, 0x9E3779B97F4A7C15ULL,
+			       __ATOMIC_RELAXED);
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
 	return (uint32_t)(z ^ (z >> 31));
@@ -75,7 +77,8 @@ static struct cds_bucket_table *table_alloc(unsigned int size)
 {
 	struct cds_bucket_table *tbl;
 
-	tbl = __atomic_load_n(&table_calloc, __ATOMIC_RELAXED)(1, sizeof(*tbl) + (size_t)size * sizeof(tbl->buckets[0]));
+	tbl = __atomic_load_n(&table_calloc, __ATOMIC_RELAXED)(
+		1, sizeof(*tbl) + (size_t)size * sizeof(tbl->buckets[0]));
 	if (!tbl)
 		return NULL;
 	tbl->size = size;
@@ -111,8 +114,8 @@ static unsigned int rounddown_pow2(unsigned int n)
 	return s;
 }
 
-static int table_init(struct cds_rhashtable *ht, const struct cds_rhashtable_params *params,
-		      bool rhlist)
+static int table_init(struct cds_rhashtable *ht,
+		      const struct cds_rhashtable_params *params, bool rhlist)
 {
 	unsigned int size;
 
@@ -150,12 +153,14 @@ static int table_init(struct cds_rhashtable *ht, const struct cds_rhashtable_par
 	return 0;
 }
 
-int cds_rhashtable_init(struct cds_rhashtable *ht, const struct cds_rhashtable_params *params)
+int cds_rhashtable_init(struct cds_rhashtable *ht,
+			const struct cds_rhashtable_params *params)
 {
 	return table_init(ht, params, false);
 }
 
-int cds_rhltable_init(struct cds_rhltable *hlt, const struct cds_rhashtable_params *params)
+int cds_rhltable_init(struct cds_rhltable *hlt,
+		      const struct cds_rhashtable_params *params)
 {
 	return table_init(&hlt->ht, params, true);
 }
@@ -168,12 +173,13 @@ int cds_rhltable_init(struct cds_rhltable *hlt, const struct cds_rhashtable_para
  * takes the slow path), and lookups walk it after the old one.
  * -EEXIST if another table is linked already.
  */
-static int rehash_attach(struct cds_bucket_table *old_tbl, struct cds_bucket_table *new_tbl)
+static int rehash_attach(struct cds_bucket_table *old_tbl,
+			 struct cds_bucket_table *new_tbl)
 {
 	struct cds_bucket_table *none = NULL;
 
-	if (!__atomic_compare_exchange_n(&old_tbl->future_tbl, &none, new_tbl, 0,
-					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	if (!__atomic_compare_exchange_n(&old_tbl->future_tbl, &none, new_tbl,
+					 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		return -EEXIST;
 	return 0;
 }
@@ -201,7 +207,8 @@ static int rehash_one(struct cds_rhashtable *ht, struct cds_bucket_table *old_tb
 		pprev = &entry->next;
 		entry = next;
 	}
-	new_bkt = &new_tbl->buckets[rculist__rht_head_hash(ht, new_tbl, entry, ht->p)];
+	new_bkt =
+		&new_tbl->buckets[rculist__rht_head_hash(ht, new_tbl, entry, ht->p)];
 	rculist__rht_lock(new_bkt);
 	entry->next = cds_rht_ptr_exclusive(new_bkt);
 	rculist__rht_assign_unlock(new_bkt, entry);
@@ -212,8 +219,8 @@ static int rehash_one(struct cds_rhashtable *ht, struct cds_bucket_table *old_tb
 	return 0;
 }
 
-static void rehash_chain(struct cds_rhashtable *ht, struct cds_bucket_table *old_tbl,
-			 unsigned int i)
+static void rehash_chain(struct cds_rhashtable *ht,
+			 struct cds_bucket_table *old_tbl, unsigned int i)
 {
 	struct cds_rhash_lock_head **bkt = &old_tbl->buckets[i];
 
@@ -232,7 +239,8 @@ static void rehash_chain(struct cds_rhashtable *ht, struct cds_bucket_table *old
  */
 static int rehash_table(struct cds_rhashtable *ht)
 {
-	struct cds_bucket_table *old_tbl = ht->tbl, *new_tbl = old_tbl->future_tbl;
+	struct cds_bucket_table *old_tbl = ht->tbl,
+				*new_tbl = old_tbl->future_tbl;
 	struct cds_rhashtable_walker *walker;
 	unsigned int i;
 
@@ -242,7 +250,7 @@ static int rehash_table(struct cds_rhashtable *ht)
 		rehash_chain(ht, old_tbl, i);
 	rculist__publish(ht->tbl, new_tbl);
 	pthread_mutex_lock(&ht->lock);
-	cds_list_for_each_entry (walker, &old_tbl->walkers, list)
+	cds_list_for_each_entry(walker, &old_tbl->walkers, list)
 		walker->tbl = NULL;
 	old_tbl->dying = 1;
 	pthread_mutex_unlock(&ht->lock);
@@ -269,7 +277,8 @@ static int rehash_shrink(struct cds_rhashtable *ht)
 {
 	struct cds_bucket_table *old_tbl = ht->tbl;
 	unsigned int nelems = rculist__load_once(ht->nelems);
-	unsigned int size = nelems ? roundup_pow2((unsigned long)nelems * 3 / 2) : 0;
+	unsigned int size =
+		nelems ? roundup_pow2((unsigned long)nelems * 3 / 2) : 0;
 
 	if (size < ht->p.min_size)
 		size = ht->p.min_size;
@@ -290,7 +299,8 @@ static int rehash_work(struct cds_rhashtable *ht)
 	tbl = last_table(ht->tbl);
 	if (rculist__rht_grow_above_75(ht, tbl))
 		err = rehash_alloc(tbl, tbl->size * 2);
-	else if (ht->p.automatic_shrinking && rculist__rht_shrink_below_30(ht, tbl))
+	else if (ht->p.automatic_shrinking &&
+		 rculist__rht_shrink_below_30(ht, tbl))
 		err = rehash_shrink(ht);
 	if (!err || err == -EEXIST) {
 		int nerr = rehash_table(ht);
@@ -353,9 +363,11 @@ static void *worker_main(void *arg)
 		if (err || ht->work_state == WORK_RUNNING_AGAIN) {
 			ht->work_next = work_queue;
 			work_queue = ht;
-			__atomic_store_n(&ht->work_state, WORK_QUEUED, __ATOMIC_RELAXED);
+			__atomic_store_n(&ht->work_state, WORK_QUEUED,
+					 __ATOMIC_RELAXED);
 		} else {
-			__atomic_store_n(&ht->work_state, WORK_IDLE, __ATOMIC_RELAXED);
+			__atomic_store_n(&ht->work_state, WORK_IDLE,
+					 __ATOMIC_RELAXED);
 		}
 		pthread_cond_broadcast(&done_cond);
 		pthread_mutex_unlock(&work_lock);
@@ -439,7 +451,8 @@ void rculist__rht_schedule(struct cds_rhashtable *ht)
 		__atomic_store_n(&ht->work_state, WORK_QUEUED, __ATOMIC_RELAXED);
 		pthread_cond_signal(&work_cond);
 	} else if (ht->work_state == WORK_RUNNING) {
-		__atomic_store_n(&ht->work_state, WORK_RUNNING_AGAIN, __ATOMIC_RELAXED);
+		__atomic_store_n(&ht->work_state, WORK_RUNNING_AGAIN,
+				 __ATOMIC_RELAXED);
 	}
 	worker_start_locked();
 	pthread_mutex_unlock(&work_lock);
@@ -457,7 +470,8 @@ static void work_cancel(struct cds_rhashtable *ht)
 			*pp = ht->work_next;
 			break;
 		}
-	while (ht->work_state == WORK_RUNNING || ht->work_state == WORK_RUNNING_AGAIN)
+	while (ht->work_state == WORK_RUNNING ||
+	       ht->work_state == WORK_RUNNING_AGAIN)
 		pthread_cond_wait(&done_cond, &work_lock);
 	/* A job that failed was queued again by the thread: take it back. */
 	for (pp = &work_queue; *pp; pp = &(*pp)->work_next)
@@ -493,14 +507,16 @@ __attribute__((destructor)) static void rhash_exit(void)
  * CDS_ERR_PTR(-ENOENT) if the key is absent, (-EAGAIN) if the chain is
  * too long.
  */
-static void *lookup_one(struct cds_rhashtable *ht, struct cds_rhash_lock_head **bkt,
-			const void *key, struct cds_rhash_head *obj)
+static void *lookup_one(struct cds_rhashtable *ht,
+			struct cds_rhash_lock_head **bkt, const void *key,
+			struct cds_rhash_head *obj)
 {
 	struct cds_rhashtable_compare_arg arg = { ht, key };
 	struct cds_rhash_head *head, **pprev = NULL;
 	int elasticity = RHT_ELASTICITY;
 
-	for (head = cds_rht_ptr_exclusive(bkt); !cds_rht_is_a_nulls(head); head = head->next) {
+	for (head = cds_rht_ptr_exclusive(bkt); !cds_rht_is_a_nulls(head);
+	     head = head->next) {
 		struct cds_rhlist_head *list, *plist;
 
 		elasticity--;
@@ -511,7 +527,8 @@ static void *lookup_one(struct cds_rhashtable *ht, struct cds_rhash_lock_head **
 		if (!ht->rhlist)
 			return cds_rht_obj(ht, head);
 		list = rculist__container_of(obj, struct cds_rhlist_head, rhead);
-		plist = rculist__container_of(head, struct cds_rhlist_head, rhead);
+		plist = rculist__container_of(head, struct cds_rhlist_head,
+					      rhead);
 		list->next = plist;
 		obj->next = head->next;
 		if (pprev)
@@ -527,8 +544,10 @@ static void *lookup_one(struct cds_rhashtable *ht, struct cds_rhash_lock_head **
  * After lookup_one() gave @data: the next table to try, NULL once
  * inserted, or an error pointer (-EEXIST: @data is the duplicate).
  */
-static void *insert_one(struct cds_rhashtable *ht, struct cds_rhash_lock_head **bkt,
-			struct cds_bucket_table *tbl, struct cds_rhash_head *obj, void *data)
+static void *insert_one(struct cds_rhashtable *ht,
+			struct cds_rhash_lock_head **bkt,
+			struct cds_bucket_table *tbl,
+			struct cds_rhash_head *obj, void *data)
 {
 	struct cds_bucket_table *new_tbl;
 
@@ -547,7 +566,8 @@ static void *insert_one(struct cds_rhashtable *ht, struct cds_rhash_lock_head **
 		return CDS_ERR_PTR(-EAGAIN);
 	obj->next = cds_rht_ptr_exclusive(bkt);
 	if (ht->rhlist)
-		rculist__container_of(obj, struct cds_rhlist_head, rhead)->next = NULL;
+		rculist__container_of(obj, struct cds_rhlist_head, rhead)->next =
+			NULL;
 	rculist__rht_assign_locked(bkt, obj);
 	__atomic_add_fetch(&ht->nelems, 1, __ATOMIC_RELAXED);
 	if (rculist__rht_grow_above_75(ht, tbl))
@@ -599,7 +619,8 @@ fail:
  * bucket's lock, so an object is seen in one of them), and insert into
  * the newest table.
  */
-static void *try_insert(struct cds_rhashtable *ht, const void *key, struct cds_rhash_head *obj)
+static void *try_insert(struct cds_rhashtable *ht, const void *key,
+			struct cds_rhash_head *obj)
 {
 	struct cds_bucket_table *new_tbl, *tbl;
 	void *data;
@@ -640,7 +661,8 @@ void *cds_rhashtable_insert_slow(struct cds_rhashtable *ht, const void *key,
 
 /* ------------------------------------------------------------ walkers */
 
-void cds_rhashtable_walk_enter(struct cds_rhashtable *ht, struct cds_rhashtable_iter *iter)
+void cds_rhashtable_walk_enter(struct cds_rhashtable *ht,
+			       struct cds_rhashtable_iter *iter)
 {
 	iter->ht = ht;
 	iter->p = NULL;
@@ -684,14 +706,16 @@ int cds_rhashtable_walk_start_check(struct cds_rhashtable_iter *iter)
 	}
 	if (iter->p) {
 		/* Is the object returned last still there?  Then count again. */
-		struct cds_rhash_lock_head **bkt = &iter->walker.tbl->buckets[iter->slot];
+		struct cds_rhash_lock_head **bkt =
+			&iter->walker.tbl->buckets[iter->slot];
 		struct cds_rhash_head *p;
 		unsigned int skip = 0;
 
 		for (p = rculist__rht_ptr_rcu(bkt); !cds_rht_is_a_nulls(p);
 		     p = rculist__deref(p->next)) {
 			struct cds_rhlist_head *list =
-				rculist__container_of(p, struct cds_rhlist_head, rhead);
+				rculist__container_of(p, struct cds_rhlist_head,
+						      rhead);
 
 			if (!rhlist) {
 				skip++;
@@ -729,10 +753,12 @@ static void *walk_find_next(struct cds_rhashtable_iter *iter)
 	for (; iter->slot < tbl->size; iter->slot++) {
 		unsigned int skip = iter->skip;
 
-		for (p = rculist__rht_ptr_rcu(&tbl->buckets[iter->slot]); !cds_rht_is_a_nulls(p);
-		     p = rculist__deref(p->next)) {
+		for (p = rculist__rht_ptr_rcu(&tbl->buckets[iter->slot]);
+		     !cds_rht_is_a_nulls(p); p = rculist__deref(p->next)) {
 			if (rhlist) {
-				list = rculist__container_of(p, struct cds_rhlist_head, rhead);
+				list = rculist__container_of(p,
+							     struct cds_rhlist_head,
+							     rhead);
 				do {
 					if (!skip)
 						goto next;
@@ -776,7 +802,8 @@ void *cds_rhashtable_walk_next(struct cds_rhashtable_iter *iter)
 	if (p) {
 		if (!rhlist || !(list = rculist__deref(list->next))) {
 			p = rculist__deref(p->next);
-			list = rculist__container_of(p, struct cds_rhlist_head, rhead);
+			list = rculist__container_of(p, struct cds_rhlist_head,
+						     rhead);
 		}
 		if (!cds_rht_is_a_nulls(p)) {
 			iter->skip++;
@@ -825,7 +852,8 @@ void cds_rhashtable_walk_stop(struct cds_rhashtable_iter *iter)
 /* --------------------------------------------------------------- end */
 
 void cds_rhashtable_free_and_destroy(struct cds_rhashtable *ht,
-				     void (*free_fn)(void *ptr, void *arg), void *arg)
+				     void (*free_fn)(void *ptr, void *arg),
+				     void *arg)
 {
 	struct cds_bucket_table *tbl, *next_tbl;
 	unsigned int i;
@@ -836,8 +864,8 @@ void cds_rhashtable_free_and_destroy(struct cds_rhashtable *ht,
 		for (i = 0; free_fn && i < tbl->size; i++) {
 			struct cds_rhash_head *pos, *next;
 
-			for (pos = cds_rht_ptr_exclusive(&tbl->buckets[i]); !cds_rht_is_a_nulls(pos);
-			     pos = next) {
+			for (pos = cds_rht_ptr_exclusive(&tbl->buckets[i]);
+			     !cds_rht_is_a_nulls(pos); pos = next) {
 				struct cds_rhlist_head *list, *lnext;
 
 				next = pos->next;
@@ -845,10 +873,13 @@ void cds_rhashtable_free_and_destroy(struct cds_rhashtable *ht,
 					free_fn(cds_rht_obj(ht, pos), arg);
 					continue;
 				}
-				list = rculist__container_of(pos, struct cds_rhlist_head, rhead);
+				list = rculist__container_of(pos,
+							     struct cds_rhlist_head,
+							     rhead);
 				for (; list; list = lnext) {
 					lnext = list->next;
-					free_fn(cds_rht_obj(ht, &list->rhead), arg);
+					free_fn(cds_rht_obj(ht, &list->rhead),
+						arg);
 				}
 			}
 		}
@@ -867,7 +898,8 @@ void cds_rhashtable_destroy(struct cds_rhashtable *ht)
 }
 
 void cds_rhltable_free_and_destroy(struct cds_rhltable *hlt,
-				   void (*free_fn)(void *ptr, void *arg), void *arg)
+				   void (*free_fn)(void *ptr, void *arg),
+				   void *arg)
 {
 	cds_rhashtable_free_and_destroy(&hlt->ht, free_fn, arg);
 }

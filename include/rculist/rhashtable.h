@@ -155,7 +155,8 @@ struct cds_rhashtable_compare_arg {
  *
  * Context: any thread; must not block.
  */
-typedef uint32_t (*cds_rht_hashfn_t)(const void *data, uint32_t len, uint32_t seed);
+typedef uint32_t (*cds_rht_hashfn_t)(const void *data, uint32_t len,
+				     uint32_t seed);
 /**
  * cds_rht_obj_hashfn_t - an object hash function
  *
@@ -165,7 +166,8 @@ typedef uint32_t (*cds_rht_hashfn_t)(const void *data, uint32_t len, uint32_t se
  *
  * Context: any thread; must not block.
  */
-typedef uint32_t (*cds_rht_obj_hashfn_t)(const void *data, uint32_t len, uint32_t seed);
+typedef uint32_t (*cds_rht_obj_hashfn_t)(const void *data, uint32_t len,
+					 uint32_t seed);
 /**
  * cds_rht_obj_cmpfn_t - a key comparison function
  *
@@ -175,7 +177,8 @@ typedef uint32_t (*cds_rht_obj_hashfn_t)(const void *data, uint32_t len, uint32_
  * Context: any thread, inside read-side critical sections; must not
  * block.
  */
-typedef int (*cds_rht_obj_cmpfn_t)(struct cds_rhashtable_compare_arg *arg, const void *obj);
+typedef int (*cds_rht_obj_cmpfn_t)(struct cds_rhashtable_compare_arg *arg,
+				   const void *obj);
 
 /**
  * struct cds_rhashtable_params - what a table hashes and how big it may grow
@@ -367,9 +370,11 @@ static inline int cds_rht_is_a_nulls(const struct cds_rhash_head *ptr)
 
 /* A bucket word as the chain's first link: the marker when empty. */
 static inline struct cds_rhash_head *
-rculist__rht_first(struct cds_rhash_lock_head *const *bkt, struct cds_rhash_lock_head *w)
+rculist__rht_first(struct cds_rhash_lock_head *const *bkt,
+		   struct cds_rhash_lock_head *w)
 {
-	struct cds_rhash_head *p = (struct cds_rhash_head *)((uintptr_t)w & ~(uintptr_t)1);
+	struct cds_rhash_head *p =
+		(struct cds_rhash_head *)((uintptr_t)w & ~(uintptr_t)1);
 
 	return p ? p : rculist__rht_marker(bkt);
 }
@@ -384,13 +389,15 @@ rculist__rht_first(struct cds_rhash_lock_head *const *bkt, struct cds_rhash_lock
  * with no update running (the kernel's "exclusive" access).
  * Return: the first cds_rhash_head, or the marker.
  */
-static inline struct cds_rhash_head *cds_rht_ptr_exclusive(struct cds_rhash_lock_head *const *bkt)
+static inline struct cds_rhash_head *
+cds_rht_ptr_exclusive(struct cds_rhash_lock_head *const *bkt)
 {
 	return rculist__rht_first(bkt, rculist__load_once(*bkt));
 }
 
 /* The first link of @bkt, for a reader (dependency-ordered load). */
-static inline struct cds_rhash_head *rculist__rht_ptr_rcu(struct cds_rhash_lock_head *const *bkt)
+static inline struct cds_rhash_head *
+rculist__rht_ptr_rcu(struct cds_rhash_lock_head *const *bkt)
 {
 	return rculist__rht_first(bkt, rculist__deref(*bkt));
 }
@@ -404,9 +411,10 @@ static inline void rculist__rht_lock(struct cds_rhash_lock_head **bkt)
 		struct cds_rhash_lock_head *old = rculist__load_once(*bkt);
 
 		if (!((uintptr_t)old & 1) &&
-		    __atomic_compare_exchange_n(bkt, &old,
-						(struct cds_rhash_lock_head *)((uintptr_t)old | 1),
-						1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		    __atomic_compare_exchange_n(
+			    bkt, &old,
+			    (struct cds_rhash_lock_head *)((uintptr_t)old | 1),
+			    1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return;
 		if (++spins >= 128) {
 			spins = 0;
@@ -422,7 +430,9 @@ static inline void rculist__rht_unlock(struct cds_rhash_lock_head **bkt)
 {
 	struct cds_rhash_lock_head *w = rculist__load_once(*bkt);
 
-	__atomic_store_n(bkt, (struct cds_rhash_lock_head *)((uintptr_t)w & ~(uintptr_t)1),
+	__atomic_store_n(bkt,
+			 (struct cds_rhash_lock_head *)((uintptr_t)w &
+							~(uintptr_t)1),
 			 __ATOMIC_RELEASE);
 }
 
@@ -436,7 +446,8 @@ static inline void rculist__rht_assign_unlock(struct cds_rhash_lock_head **bkt,
 {
 	if (cds_rht_is_a_nulls(obj))
 		obj = NULL;
-	__atomic_store_n(bkt, (struct cds_rhash_lock_head *)obj, __ATOMIC_RELEASE);
+	__atomic_store_n(bkt, (struct cds_rhash_lock_head *)obj,
+			 __ATOMIC_RELEASE);
 }
 
 /* The same, keeping the lock held. */
@@ -470,7 +481,8 @@ static inline void rculist__rht_assign_locked(struct cds_rhash_lock_head **bkt,
  * Context: any; address arithmetic (head_offset of @ht's params).
  * Return: the object.
  */
-static inline void *cds_rht_obj(const struct cds_rhashtable *ht, const struct cds_rhash_head *he)
+static inline void *cds_rht_obj(const struct cds_rhashtable *ht,
+				const struct cds_rhash_head *he)
 {
 	return (char *)(uintptr_t)he - ht->p.head_offset;
 }
@@ -481,10 +493,12 @@ static inline void *cds_rht_obj(const struct cds_rhashtable *ht, const struct cd
  * rculist's default key hash: 8 bytes at a time, a multiply-xorshift
  * mix, a final avalanche so that the low bits choose buckets well.
  */
-static inline uint32_t rculist__rht_hash(const void *key, uint32_t len, uint32_t seed)
+static inline uint32_t rculist__rht_hash(const void *key, uint32_t len,
+					 uint32_t seed)
 {
 	const unsigned char *k = (const unsigned char *)key;
-	uint64_t h = ((uint64_t)seed << 32 | seed) ^ (len * 0x9E3779B97F4A7C15ULL);
+	uint64_t h = ((uint64_t)seed << 32 | seed) ^
+		     (len * 0x9E3779B97F4A7C15ULL);
 	uint64_t w;
 
 	for (; len >= 8; len -= 8, k += 8) {
@@ -505,8 +519,9 @@ static inline uint32_t rculist__rht_hash(const void *key, uint32_t len, uint32_t
 }
 
 static inline __attribute__((always_inline)) unsigned int
-rculist__rht_key_hash(const struct cds_rhashtable *ht, const struct cds_bucket_table *tbl,
-		      const void *key, const struct cds_rhashtable_params params)
+rculist__rht_key_hash(const struct cds_rhashtable *ht,
+		      const struct cds_bucket_table *tbl, const void *key,
+		      const struct cds_rhashtable_params params)
 {
 	unsigned int len = params.key_len ? params.key_len : ht->p.key_len;
 	uint32_t h;
@@ -521,13 +536,17 @@ rculist__rht_key_hash(const struct cds_rhashtable *ht, const struct cds_bucket_t
 }
 
 static inline __attribute__((always_inline)) unsigned int
-rculist__rht_head_hash(const struct cds_rhashtable *ht, const struct cds_bucket_table *tbl,
-		       const struct cds_rhash_head *he, const struct cds_rhashtable_params params)
+rculist__rht_head_hash(const struct cds_rhashtable *ht,
+		       const struct cds_bucket_table *tbl,
+		       const struct cds_rhash_head *he,
+		       const struct cds_rhashtable_params params)
 {
 	const char *obj = (const char *)cds_rht_obj(ht, he);
 
 	if (params.obj_hashfn)
-		return params.obj_hashfn(obj, params.key_len ? params.key_len : ht->p.key_len,
+		return params.obj_hashfn(obj,
+					 params.key_len ? params.key_len :
+							  ht->p.key_len,
 					 tbl->hash_rnd) &
 		       (tbl->size - 1);
 	return rculist__rht_key_hash(ht, tbl, obj + params.key_offset, params);
@@ -535,7 +554,8 @@ rculist__rht_head_hash(const struct cds_rhashtable *ht, const struct cds_bucket_
 
 /* 0 if @he's object has @arg's key. */
 static inline __attribute__((always_inline)) int
-rculist__rht_cmp(struct cds_rhashtable_compare_arg *arg, const struct cds_rhash_head *he,
+rculist__rht_cmp(struct cds_rhashtable_compare_arg *arg,
+		 const struct cds_rhash_head *he,
 		 const struct cds_rhashtable_params params)
 {
 	const struct cds_rhashtable *ht = arg->ht;
@@ -560,7 +580,8 @@ static inline bool rculist__rht_grow_above_75(const struct cds_rhashtable *ht,
 static inline bool rculist__rht_shrink_below_30(const struct cds_rhashtable *ht,
 						const struct cds_bucket_table *tbl)
 {
-	return rculist__load_once(ht->nelems) < tbl->size * 3 / 10 && tbl->size > ht->p.min_size;
+	return rculist__load_once(ht->nelems) < tbl->size * 3 / 10 &&
+	       tbl->size > ht->p.min_size;
 }
 
 static inline bool rculist__rht_grow_above_100(const struct cds_rhashtable *ht,
@@ -598,7 +619,8 @@ void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size));
  * Return: 0; -EINVAL without @key_len nor @obj_hashfn, or with
  * @obj_hashfn but no @obj_cmpfn; -ENOMEM (nothing allocated).
  */
-int cds_rhashtable_init(struct cds_rhashtable *ht, const struct cds_rhashtable_params *params);
+int cds_rhashtable_init(struct cds_rhashtable *ht,
+			const struct cds_rhashtable_params *params);
 
 /**
  * cds_rhltable_init - initialise a resizable table with duplicate keys
@@ -609,7 +631,8 @@ int cds_rhashtable_init(struct cds_rhashtable *ht, const struct cds_rhashtable_p
  * Context: as cds_rhashtable_init().
  * Return: as cds_rhashtable_init().
  */
-int cds_rhltable_init(struct cds_rhltable *hlt, const struct cds_rhashtable_params *params);
+int cds_rhltable_init(struct cds_rhltable *hlt,
+		      const struct cds_rhashtable_params *params);
 
 /**
  * cds_rhashtable_free_and_destroy - free a table, calling a function on each object
@@ -626,7 +649,8 @@ int cds_rhltable_init(struct cds_rhltable *hlt, const struct cds_rhashtable_para
  * it waits for the rehash thread).  May block.
  */
 void cds_rhashtable_free_and_destroy(struct cds_rhashtable *ht,
-				     void (*free_fn)(void *ptr, void *arg), void *arg);
+				     void (*free_fn)(void *ptr, void *arg),
+				     void *arg);
 
 /**
  * cds_rhashtable_destroy - free a table's own memory
@@ -648,7 +672,8 @@ void cds_rhashtable_destroy(struct cds_rhashtable *ht);
  * Context: as cds_rhashtable_free_and_destroy().
  */
 void cds_rhltable_free_and_destroy(struct cds_rhltable *hlt,
-				   void (*free_fn)(void *ptr, void *arg), void *arg);
+				   void (*free_fn)(void *ptr, void *arg),
+				   void *arg);
 
 /**
  * cds_rhltable_destroy - free a cds_rhltable's own memory
@@ -689,7 +714,8 @@ void *cds_rhashtable_insert_slow(struct cds_rhashtable *ht, const void *key,
  *
  * Context: any thread; takes the table's walker lock briefly.
  */
-void cds_rhashtable_walk_enter(struct cds_rhashtable *ht, struct cds_rhashtable_iter *iter);
+void cds_rhashtable_walk_enter(struct cds_rhashtable *ht,
+			       struct cds_rhashtable_iter *iter);
 
 /**
  * cds_rhashtable_walk_exit - end a walk
@@ -710,7 +736,8 @@ void cds_rhashtable_walk_exit(struct cds_rhashtable_iter *iter);
  * Return: 0, or -EAGAIN if the table was resized since the walk stopped
  * (the walk restarts at the new table's first bucket).
  */
-int cds_rhashtable_walk_start_check(struct cds_rhashtable_iter *iter) RCULIST_ACQUIRES_RCU;
+int cds_rhashtable_walk_start_check(struct cds_rhashtable_iter *iter)
+	RCULIST_ACQUIRES_RCU;
 
 /**
  * cds_rhashtable_walk_start - go on with a walk, in a read-side critical section
@@ -721,8 +748,8 @@ int cds_rhashtable_walk_start_check(struct cds_rhashtable_iter *iter) RCULIST_AC
  *
  * Context: as cds_rhashtable_walk_start_check().
  */
-static inline void cds_rhashtable_walk_start(struct cds_rhashtable_iter *iter)
-	RCULIST_ACQUIRES_RCU
+static inline void
+cds_rhashtable_walk_start(struct cds_rhashtable_iter *iter) RCULIST_ACQUIRES_RCU
 {
 	(void)cds_rhashtable_walk_start_check(iter);
 }
@@ -736,7 +763,8 @@ static inline void cds_rhashtable_walk_start(struct cds_rhashtable_iter *iter)
  * Return: the next object; NULL at the end; CDS_ERR_PTR(-EAGAIN) when a
  * resize moved the walk to a new table (call it again to go on).
  */
-void *cds_rhashtable_walk_next(struct cds_rhashtable_iter *iter) RCULIST_REQUIRES_RCU;
+void *
+cds_rhashtable_walk_next(struct cds_rhashtable_iter *iter) RCULIST_REQUIRES_RCU;
 
 /**
  * cds_rhashtable_walk_peek - the object cds_rhashtable_walk_next() returned last, or the next
@@ -747,7 +775,8 @@ void *cds_rhashtable_walk_next(struct cds_rhashtable_iter *iter) RCULIST_REQUIRE
  * Context: as cds_rhashtable_walk_next().
  * Return: as cds_rhashtable_walk_next().
  */
-void *cds_rhashtable_walk_peek(struct cds_rhashtable_iter *iter) RCULIST_REQUIRES_RCU;
+void *
+cds_rhashtable_walk_peek(struct cds_rhashtable_iter *iter) RCULIST_REQUIRES_RCU;
 
 /**
  * cds_rhashtable_walk_stop - pause a walk, leaving the read-side critical section
@@ -776,7 +805,8 @@ rculist__rht_lookup(struct cds_rhashtable *ht, const void *key,
 	do {
 		bkt = &tbl->buckets[rculist__rht_key_hash(ht, tbl, key, params)];
 		do {
-			for (he = rculist__rht_ptr_rcu(bkt); !cds_rht_is_a_nulls(he);
+			for (he = rculist__rht_ptr_rcu(bkt);
+			     !cds_rht_is_a_nulls(he);
 			     he = rculist__deref(he->next))
 				if (!rculist__rht_cmp(&arg, he, params))
 					return he;
@@ -854,7 +884,8 @@ cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
 {
 	struct cds_rhash_head *he = rculist__rht_lookup(&hlt->ht, key, params);
 
-	return he ? rculist__container_of(he, struct cds_rhlist_head, rhead) : NULL;
+	return he ? rculist__container_of(he, struct cds_rhlist_head, rhead) :
+		    NULL;
 }
 
 /**
@@ -876,9 +907,11 @@ cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
  *
  * Context: a reader, inside the read-side critical section of the lookup.
  */
-#define cds_rhl_for_each_entry_rcu(tpos, pos, list, member)                              \
-	for (pos = (list); pos && (tpos = rculist__container_of(pos, RCULIST__POINTEE(tpos), \
-								member), 1);                 \
+#define cds_rhl_for_each_entry_rcu(tpos, pos, list, member)                      \
+	for (pos = (list);                                                       \
+	     pos &&                                                              \
+	     (tpos = rculist__container_of(pos, RCULIST__POINTEE(tpos), member), \
+	     1);                                                                 \
 	     pos = rculist__deref(pos->next))
 
 /* ------------------------------------------------------------ inserts */
@@ -890,7 +923,8 @@ cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
  * Return: NULL, the object with @key, or an error pointer.
  */
 static inline __attribute__((always_inline)) void *
-rculist__rht_insert_fast(struct cds_rhashtable *ht, const void *key, struct cds_rhash_head *obj,
+rculist__rht_insert_fast(struct cds_rhashtable *ht, const void *key,
+			 struct cds_rhash_head *obj,
 			 const struct cds_rhashtable_params params, bool rhlist)
 {
 	struct cds_rhashtable_compare_arg arg = { ht, key };
@@ -906,7 +940,8 @@ rculist__rht_insert_fast(struct cds_rhashtable *ht, const void *key, struct cds_
 	rculist__rht_lock(bkt);
 	if (RCULIST__UNLIKELY(rculist__load_once(tbl->future_tbl) != NULL))
 		goto slow_path;
-	for (head = cds_rht_ptr_exclusive(bkt); !cds_rht_is_a_nulls(head); head = head->next) {
+	for (head = cds_rht_ptr_exclusive(bkt); !cds_rht_is_a_nulls(head);
+	     head = head->next) {
 		struct cds_rhlist_head *list, *plist;
 
 		elasticity--;
@@ -921,7 +956,8 @@ rculist__rht_insert_fast(struct cds_rhashtable *ht, const void *key, struct cds_
 		}
 		/* A duplicate key: @obj takes @head's place, @head hangs from it. */
 		list = rculist__container_of(obj, struct cds_rhlist_head, rhead);
-		plist = rculist__container_of(head, struct cds_rhlist_head, rhead);
+		plist = rculist__container_of(head, struct cds_rhlist_head,
+					      rhead);
 		list->next = plist;
 		obj->next = head->next;
 		if (pprev) {
@@ -945,7 +981,8 @@ rculist__rht_insert_fast(struct cds_rhashtable *ht, const void *key, struct cds_
 	/* At the head: the store that publishes the object also unlocks. */
 	obj->next = cds_rht_ptr_exclusive(bkt);
 	if (rhlist)
-		rculist__container_of(obj, struct cds_rhlist_head, rhead)->next = NULL;
+		rculist__container_of(obj, struct cds_rhlist_head, rhead)->next =
+			NULL;
 	__atomic_add_fetch(&ht->nelems, 1, __ATOMIC_RELAXED);
 	rculist__rht_assign_unlock(bkt, obj);
 	if (rculist__rht_grow_above_75(ht, tbl))
@@ -976,9 +1013,9 @@ slow_path:
  * Return: 0; -E2BIG (max_size reached, or 2^31 objects); -ENOMEM or
  * -EBUSY (the table is full and a new one could not be allocated).
  */
-static inline int cds_rhashtable_insert_fast(struct cds_rhashtable *ht,
-					     struct cds_rhash_head *obj,
-					     const struct cds_rhashtable_params params)
+static inline int
+cds_rhashtable_insert_fast(struct cds_rhashtable *ht, struct cds_rhash_head *obj,
+			   const struct cds_rhashtable_params params)
 {
 	void *ret = rculist__rht_insert_fast(ht, NULL, obj, params, false);
 
@@ -998,16 +1035,18 @@ static inline int cds_rhashtable_insert_fast(struct cds_rhashtable *ht,
  * -EINVAL if the table hashes objects with @obj_hashfn; otherwise as
  * cds_rhashtable_insert_fast().
  */
-static inline int cds_rhashtable_lookup_insert_fast(struct cds_rhashtable *ht,
-						    struct cds_rhash_head *obj,
-						    const struct cds_rhashtable_params params)
+static inline int
+cds_rhashtable_lookup_insert_fast(struct cds_rhashtable *ht,
+				  struct cds_rhash_head *obj,
+				  const struct cds_rhashtable_params params)
 {
 	const char *key = (const char *)cds_rht_obj(ht, obj);
 	void *ret;
 
 	if (params.obj_hashfn || ht->p.obj_hashfn)
 		return -EINVAL;
-	ret = rculist__rht_insert_fast(ht, key + params.key_offset, obj, params, false);
+	ret = rculist__rht_insert_fast(ht, key + params.key_offset, obj, params,
+				       false);
 	if (CDS_IS_ERR(ret))
 		return (int)CDS_PTR_ERR(ret);
 	return ret == NULL ? 0 : -EEXIST;
@@ -1025,15 +1064,17 @@ static inline int cds_rhashtable_lookup_insert_fast(struct cds_rhashtable *ht,
  * Return: NULL if inserted; the object with @obj's key if there is one;
  * an error pointer (CDS_IS_ERR()): -EINVAL, -E2BIG, -ENOMEM, -EBUSY.
  */
-static inline void *cds_rhashtable_lookup_get_insert_fast(struct cds_rhashtable *ht,
-							  struct cds_rhash_head *obj,
-							  const struct cds_rhashtable_params params)
+static inline void *
+cds_rhashtable_lookup_get_insert_fast(struct cds_rhashtable *ht,
+				      struct cds_rhash_head *obj,
+				      const struct cds_rhashtable_params params)
 {
 	const char *key = (const char *)cds_rht_obj(ht, obj);
 
 	if (params.obj_hashfn || ht->p.obj_hashfn)
 		return CDS_ERR_PTR(-EINVAL);
-	return rculist__rht_insert_fast(ht, key + params.key_offset, obj, params, false);
+	return rculist__rht_insert_fast(ht, key + params.key_offset, obj,
+					params, false);
 }
 
 /**
@@ -1047,9 +1088,10 @@ static inline void *cds_rhashtable_lookup_get_insert_fast(struct cds_rhashtable 
  * Return: 0; -EEXIST; -EINVAL without @obj_hashfn or @key; otherwise
  * as cds_rhashtable_insert_fast().
  */
-static inline int cds_rhashtable_lookup_insert_key(struct cds_rhashtable *ht, const void *key,
-						   struct cds_rhash_head *obj,
-						   const struct cds_rhashtable_params params)
+static inline int
+cds_rhashtable_lookup_insert_key(struct cds_rhashtable *ht, const void *key,
+				 struct cds_rhash_head *obj,
+				 const struct cds_rhashtable_params params)
 {
 	void *ret;
 
@@ -1071,10 +1113,10 @@ static inline int cds_rhashtable_lookup_insert_key(struct cds_rhashtable *ht, co
  * Context: as cds_rhashtable_lookup_get_insert_fast().
  * Return: NULL if inserted; the object with @key; an error pointer.
  */
-static inline void *cds_rhashtable_lookup_get_insert_key(struct cds_rhashtable *ht,
-							 const void *key,
-							 struct cds_rhash_head *obj,
-							 const struct cds_rhashtable_params params)
+static inline void *
+cds_rhashtable_lookup_get_insert_key(struct cds_rhashtable *ht, const void *key,
+				     struct cds_rhash_head *obj,
+				     const struct cds_rhashtable_params params)
 {
 	if (!ht->p.obj_hashfn || !key)
 		return CDS_ERR_PTR(-EINVAL);
@@ -1093,11 +1135,14 @@ static inline void *cds_rhashtable_lookup_get_insert_key(struct cds_rhashtable *
  * Context: as cds_rhashtable_insert_fast().
  * Return: 0, or as cds_rhashtable_insert_fast() (never -EEXIST).
  */
-static inline int cds_rhltable_insert_key(struct cds_rhltable *hlt, const void *key,
-					  struct cds_rhlist_head *list,
-					  const struct cds_rhashtable_params params)
+static inline int
+cds_rhltable_insert_key(struct cds_rhltable *hlt, const void *key,
+			struct cds_rhlist_head *list,
+			const struct cds_rhashtable_params params)
 {
-	return (int)CDS_PTR_ERR(rculist__rht_insert_fast(&hlt->ht, key, &list->rhead, params, true));
+	return (int)CDS_PTR_ERR(rculist__rht_insert_fast(&hlt->ht, key,
+							 &list->rhead, params,
+							 true));
 }
 
 /**
@@ -1109,12 +1154,14 @@ static inline int cds_rhltable_insert_key(struct cds_rhltable *hlt, const void *
  * Context: as cds_rhashtable_insert_fast().
  * Return: as cds_rhltable_insert_key().
  */
-static inline int cds_rhltable_insert(struct cds_rhltable *hlt, struct cds_rhlist_head *list,
+static inline int cds_rhltable_insert(struct cds_rhltable *hlt,
+				      struct cds_rhlist_head *list,
 				      const struct cds_rhashtable_params params)
 {
 	const char *key = (const char *)cds_rht_obj(&hlt->ht, &list->rhead);
 
-	return cds_rhltable_insert_key(hlt, key + params.key_offset, list, params);
+	return cds_rhltable_insert_key(hlt, key + params.key_offset, list,
+				       params);
 }
 
 /* ------------------------------------------------------ removal, replace */
@@ -1122,17 +1169,19 @@ static inline int cds_rhltable_insert(struct cds_rhltable *hlt, struct cds_rhlis
 /* Remove @obj from @tbl: 0, or -ENOENT if it is not in @tbl. */
 static inline __attribute__((always_inline)) int
 rculist__rht_remove_one(struct cds_rhashtable *ht, struct cds_bucket_table *tbl,
-			struct cds_rhash_head *obj, const struct cds_rhashtable_params params,
-			bool rhlist)
+			struct cds_rhash_head *obj,
+			const struct cds_rhashtable_params params, bool rhlist)
 {
-	struct cds_rhash_lock_head **bkt = &tbl->buckets[rculist__rht_head_hash(ht, tbl, obj, params)];
+	struct cds_rhash_lock_head **bkt =
+		&tbl->buckets[rculist__rht_head_hash(ht, tbl, obj, params)];
 	struct cds_rhash_head *he, **pprev = NULL;
 	int err = -ENOENT;
 
 	rculist__rht_lock(bkt);
 	for (he = cds_rht_ptr_exclusive(bkt); !cds_rht_is_a_nulls(he);
 	     pprev = &he->next, he = he->next) {
-		struct cds_rhlist_head *list = rculist__container_of(he, struct cds_rhlist_head, rhead);
+		struct cds_rhlist_head *list =
+			rculist__container_of(he, struct cds_rhlist_head, rhead);
 		struct cds_rhash_head *next;
 
 		if (he != obj) {
@@ -1192,7 +1241,8 @@ rculist__rht_remove_fast(struct cds_rhashtable *ht, struct cds_rhash_head *obj,
 	 * Not in this table under its bucket lock: a rehash moved it (under
 	 * that lock) to a future table, which is linked by then.
 	 */
-	while ((err = rculist__rht_remove_one(ht, tbl, obj, params, rhlist)) == -ENOENT &&
+	while ((err = rculist__rht_remove_one(ht, tbl, obj, params, rhlist)) ==
+		       -ENOENT &&
 	       (tbl = rculist__deref(tbl->future_tbl)))
 		;
 	rculist_read_unlock();
@@ -1214,9 +1264,9 @@ rculist__rht_remove_fast(struct cds_rhashtable *ht, struct cds_rhash_head *obj,
  * locks.
  * Return: 0, or -ENOENT if @obj is not in the table.
  */
-static inline int cds_rhashtable_remove_fast(struct cds_rhashtable *ht,
-					     struct cds_rhash_head *obj,
-					     const struct cds_rhashtable_params params)
+static inline int
+cds_rhashtable_remove_fast(struct cds_rhashtable *ht, struct cds_rhash_head *obj,
+			   const struct cds_rhashtable_params params)
 {
 	return rculist__rht_remove_fast(ht, obj, params, false);
 }
@@ -1230,7 +1280,8 @@ static inline int cds_rhashtable_remove_fast(struct cds_rhashtable *ht,
  * Context: as cds_rhashtable_remove_fast().
  * Return: 0, or -ENOENT if the object is not in the table.
  */
-static inline int cds_rhltable_remove(struct cds_rhltable *hlt, struct cds_rhlist_head *list,
+static inline int cds_rhltable_remove(struct cds_rhltable *hlt,
+				      struct cds_rhlist_head *list,
 				      const struct cds_rhashtable_params params)
 {
 	return rculist__rht_remove_fast(&hlt->ht, &list->rhead, params, true);
@@ -1239,7 +1290,8 @@ static inline int cds_rhltable_remove(struct cds_rhltable *hlt, struct cds_rhlis
 /* Replace @obj_old by @obj_new in @tbl: 0, -ENOENT, or -EINVAL. */
 static inline __attribute__((always_inline)) int
 rculist__rht_replace_one(struct cds_rhashtable *ht, struct cds_bucket_table *tbl,
-			 struct cds_rhash_head *obj_old, struct cds_rhash_head *obj_new,
+			 struct cds_rhash_head *obj_old,
+			 struct cds_rhash_head *obj_new,
 			 const struct cds_rhashtable_params params)
 {
 	unsigned int hash = rculist__rht_head_hash(ht, tbl, obj_old, params);
@@ -1281,17 +1333,19 @@ rculist__rht_replace_one(struct cds_rhashtable *ht, struct cds_bucket_table *tbl
  * Return: 0; -ENOENT if @obj_old is not in the table; -EINVAL if the
  * objects' keys hash differently.
  */
-static inline int cds_rhashtable_replace_fast(struct cds_rhashtable *ht,
-					      struct cds_rhash_head *obj_old,
-					      struct cds_rhash_head *obj_new,
-					      const struct cds_rhashtable_params params)
+static inline int
+cds_rhashtable_replace_fast(struct cds_rhashtable *ht,
+			    struct cds_rhash_head *obj_old,
+			    struct cds_rhash_head *obj_new,
+			    const struct cds_rhashtable_params params)
 {
 	struct cds_bucket_table *tbl;
 	int err;
 
 	rculist_read_lock();
 	tbl = rculist__deref(ht->tbl);
-	while ((err = rculist__rht_replace_one(ht, tbl, obj_old, obj_new, params)) == -ENOENT &&
+	while ((err = rculist__rht_replace_one(ht, tbl, obj_old, obj_new,
+					       params)) == -ENOENT &&
 	       (tbl = rculist__deref(tbl->future_tbl)))
 		;
 	rculist_read_unlock();

@@ -57,7 +57,8 @@ static void reg(void)
 }
 
 /* Until the rehash thread has sized the table for its objects: its size. */
-static unsigned int wait_settled(struct cds_rhashtable *ht, unsigned int lo, unsigned int hi)
+static unsigned int wait_settled(struct cds_rhashtable *ht, unsigned int lo,
+				 unsigned int hi)
 {
 	struct timespec ms = { 0, 1000000 };
 	int i;
@@ -77,7 +78,8 @@ static unsigned int wait_settled(struct cds_rhashtable *ht, unsigned int lo, uns
 		nanosleep(&ms, NULL);
 		rculist_thread_online();
 	}
-	cr_assert_fail("no progress: the table did not reach %u..%u buckets", lo, hi);
+	cr_assert_fail("no progress: the table did not reach %u..%u buckets",
+		       lo, hi);
 	return 0;
 }
 
@@ -92,7 +94,9 @@ Test(rhashtable, insert_lookup_remove, .init = reg)
 	cr_assert_eq(ht.tbl->size, 64, "default size %u", ht.tbl->size);
 	for (i = 1; i <= 3; i++) {
 		o[i] = tobj_new(i, 10 * i);
-		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node, params), 0);
+		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node,
+							       params),
+			     0);
 	}
 	cr_assert_eq(ht.nelems, 3);
 	for (i = 1; i <= 3; i++)
@@ -104,21 +108,27 @@ Test(rhashtable, insert_lookup_remove, .init = reg)
 
 	/* A second object with key 2: refused, or the first returned. */
 	o[0] = tobj_new(2, 99);
-	cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[0]->node, params), -EEXIST);
-	cr_assert_eq(cds_rhashtable_lookup_get_insert_fast(&ht, &o[0]->node, params), o[2]);
+	cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[0]->node, params),
+		     -EEXIST);
+	cr_assert_eq(cds_rhashtable_lookup_get_insert_fast(&ht, &o[0]->node,
+							   params),
+		     o[2]);
 	cr_assert_eq(ht.nelems, 3);
 	cr_assert_eq(find(&ht, 2)->value, 20);
 
 	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[2]->node, params), 0);
-	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[2]->node, params), -ENOENT);
-	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[0]->node, params), -ENOENT);
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[2]->node, params),
+		     -ENOENT);
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[0]->node, params),
+		     -ENOENT);
 	cr_assert_null(find(&ht, 2));
 	cr_assert_eq(find(&ht, 1), o[1]);
 	cr_assert_eq(find(&ht, 3), o[3]);
 	cr_assert_eq(ht.nelems, 2);
 
 	/* Now key 2 is free: lookup_get_insert inserts and says NULL. */
-	cr_assert_null(cds_rhashtable_lookup_get_insert_fast(&ht, &o[0]->node, params));
+	cr_assert_null(cds_rhashtable_lookup_get_insert_fast(&ht, &o[0]->node,
+							     params));
 	cr_assert_eq(find(&ht, 2), o[0]);
 	cr_assert_eq(ht.nelems, 3);
 
@@ -141,9 +151,11 @@ Test(rhashtable, init_errors, .init = reg)
 	struct cds_rhashtable_params p = params;
 
 	p.key_len = 0;
-	cr_assert_eq(cds_rhashtable_init(&ht, &p), -EINVAL, "no key_len, no obj_hashfn");
+	cr_assert_eq(cds_rhashtable_init(&ht, &p), -EINVAL,
+		     "no key_len, no obj_hashfn");
 	p.obj_hashfn = (cds_rht_obj_hashfn_t)rculist__rht_hash;
-	cr_assert_eq(cds_rhashtable_init(&ht, &p), -EINVAL, "obj_hashfn without obj_cmpfn");
+	cr_assert_eq(cds_rhashtable_init(&ht, &p), -EINVAL,
+		     "obj_hashfn without obj_cmpfn");
 
 	/* Sizes: the hint * 4 / 3 rounded up; min_size and max_size bound it. */
 	p = params;
@@ -170,9 +182,11 @@ Test(rhashtable, replace, .init = reg)
 	int i, other = -1;
 
 	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
-	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a->node, &b->node, params), -ENOENT);
+	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a->node, &b->node, params),
+		     -ENOENT);
 	cr_assert_eq(cds_rhashtable_insert_fast(&ht, &a->node, params), 0);
-	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a->node, &b->node, params), 0);
+	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a->node, &b->node, params),
+		     0);
 	cr_assert_eq(find(&ht, 5), b);
 	cr_assert_eq(ht.nelems, 1);
 	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &a->node, params), -ENOENT);
@@ -186,7 +200,8 @@ Test(rhashtable, replace, .init = reg)
 			other = i;
 	}
 	cr_assert_geq(other, 0);
-	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &b->node, &c->node, params), -EINVAL);
+	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &b->node, &c->node, params),
+		     -EINVAL);
 	cr_assert_eq(find(&ht, 5), b);
 	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &b->node, params), 0);
 	cr_assert_eq(ht.nelems, 0);
@@ -215,7 +230,8 @@ Test(rhashtable, grows_and_shrinks, .init = reg)
 	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
 	for (i = 0; i < N; i++) {
 		o[i] = tobj_new(i, i);
-		cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node, params), 0);
+		cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node, params),
+			     0);
 	}
 	cr_assert_eq(ht.nelems, N);
 	size = wait_settled(&ht, N * 4 / 3, 1U << 20);
@@ -223,7 +239,8 @@ Test(rhashtable, grows_and_shrinks, .init = reg)
 	for (i = 0; i < N; i++)
 		cr_assert_eq(find(&ht, i), o[i], "key %d", i);
 	for (i = 8; i < N; i++)
-		cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[i]->node, params), 0);
+		cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[i]->node, params),
+			     0);
 	cr_assert_eq(ht.nelems, 8);
 	size = wait_settled(&ht, 4, 16);
 	for (i = 0; i < N; i++)
@@ -273,12 +290,16 @@ Test(rhashtable, max_size_gives_e2big, .init = reg)
 	cr_assert_eq(ht.max_elems, 32);
 	for (i = 0; i < 33; i++) {
 		o[i] = tobj_new(i, i);
-		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node, p),
+		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node,
+							       p),
 			     i < 32 ? 0 : -E2BIG, "insert %d", i);
 	}
 	cr_assert_eq(ht.nelems, 32);
-	cr_assert(CDS_IS_ERR(cds_rhashtable_lookup_get_insert_fast(&ht, &o[32]->node, p)));
-	cr_assert_eq(CDS_PTR_ERR(cds_rhashtable_lookup_get_insert_fast(&ht, &o[32]->node, p)),
+	cr_assert(CDS_IS_ERR(
+		cds_rhashtable_lookup_get_insert_fast(&ht, &o[32]->node, p)));
+	cr_assert_eq(CDS_PTR_ERR(cds_rhashtable_lookup_get_insert_fast(&ht,
+								       &o[32]->node,
+								       p)),
 		     -E2BIG);
 	cr_assert_eq(wait_settled(&ht, 1, 1U << 20), 16);
 	for (i = 0; i < 33; i++)
@@ -321,7 +342,8 @@ Test(rhashtable, enomem_leaves_the_table_whole, .init = reg)
 		err = cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node, params);
 		cr_assert(err == 0 || err == -ENOMEM, "insert %d: %d", i, err);
 		if (err == 0) {
-			cr_assert_eq(enomem, 0, "insert %d succeeded after an -ENOMEM", i);
+			cr_assert_eq(enomem, 0,
+				     "insert %d succeeded after an -ENOMEM", i);
 			n_in++;
 		} else {
 			enomem++;
@@ -335,7 +357,9 @@ Test(rhashtable, enomem_leaves_the_table_whole, .init = reg)
 		cr_assert_eq(find(&ht, i), i < n_in ? o[i] : NULL, "key %d", i);
 	fail_allocs = 0;
 	for (i = n_in; i < N; i++)
-		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node, params), 0);
+		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node,
+							       params),
+			     0);
 	wait_settled(&ht, 512, 512);
 	for (i = 0; i < N; i++)
 		cr_assert_eq(find(&ht, i), o[i], "key %d", i);
@@ -400,7 +424,8 @@ Test(rhashtable, walker, .init = reg)
 	}
 	cds_rhashtable_walk_stop(&iter);
 	cds_rhashtable_walk_exit(&iter);
-	cr_assert_eq(n, 10, "%d objects, %d -EAGAIN, size %u", n, again, ht.tbl->size);
+	cr_assert_eq(n, 10, "%d objects, %d -EAGAIN, size %u", n, again,
+		     ht.tbl->size);
 	cr_assert_eq(again, 0);
 	cds_rhashtable_destroy(&ht);
 	for (i = 0; i < N; i++)
@@ -428,7 +453,8 @@ static void rhl_ids(struct cds_rhltable *hlt, int key, char *out)
 
 	rculist_read_lock();
 	list = cds_rhltable_lookup(hlt, &key, lparams);
-	cds_rhl_for_each_entry_rcu(l, pos, list, list) {
+	cds_rhl_for_each_entry_rcu(l, pos, list, list)
+	{
 		cr_assert_eq(l->key, key);
 		*out++ = (char)('0' + l->id);
 	}
@@ -497,7 +523,8 @@ struct sobj {
 static uint32_t str_hash(const void *data, uint32_t len, uint32_t seed)
 {
 	(void)len;
-	return rculist__rht_hash(data, (uint32_t)strlen((const char *)data), seed);
+	return rculist__rht_hash(data, (uint32_t)strlen((const char *)data),
+				 seed);
 }
 
 static uint32_t sobj_hash(const void *data, uint32_t len, uint32_t seed)
@@ -520,20 +547,33 @@ static const struct cds_rhashtable_params sparams = {
 Test(rhashtable, caller_hash_functions, .init = reg)
 {
 	struct cds_rhashtable ht;
-	struct sobj a = { "alpha", { NULL } }, b = { "beta", { NULL } }, a2 = { "alpha", { NULL } };
+	struct sobj a = { "alpha", { NULL } }, b = { "beta", { NULL } },
+		    a2 = { "alpha", { NULL } };
 
 	cr_assert_eq(cds_rhashtable_init(&ht, &sparams), 0);
-	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, "alpha", &a.node, sparams), 0);
-	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, "beta", &b.node, sparams), 0);
-	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, "alpha", &a2.node, sparams), -EEXIST);
-	cr_assert_eq(cds_rhashtable_lookup_get_insert_key(&ht, "alpha", &a2.node, sparams), &a);
-	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, NULL, &a2.node, sparams), -EINVAL);
+	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, "alpha", &a.node,
+						      sparams),
+		     0);
+	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, "beta", &b.node,
+						      sparams),
+		     0);
+	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, "alpha", &a2.node,
+						      sparams),
+		     -EEXIST);
+	cr_assert_eq(cds_rhashtable_lookup_get_insert_key(&ht, "alpha",
+							  &a2.node, sparams),
+		     &a);
+	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, NULL, &a2.node,
+						      sparams),
+		     -EINVAL);
 	/* lookup_insert_fast cannot take the key from such an object. */
-	cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &a2.node, sparams), -EINVAL);
+	cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &a2.node, sparams),
+		     -EINVAL);
 	cr_assert_eq(cds_rhashtable_lookup_fast(&ht, "alpha", sparams), &a);
 	cr_assert_eq(cds_rhashtable_lookup_fast(&ht, "beta", sparams), &b);
 	cr_assert_null(cds_rhashtable_lookup_fast(&ht, "gamma", sparams));
-	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a.node, &a2.node, sparams), 0);
+	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a.node, &a2.node, sparams),
+		     0);
 	cr_assert_eq(cds_rhashtable_lookup_fast(&ht, "alpha", sparams), &a2);
 	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &a2.node, sparams), 0);
 	cr_assert_null(cds_rhashtable_lookup_fast(&ht, "alpha", sparams));
@@ -576,7 +616,9 @@ Test(rhashtable, fork_during_rehash, .init = reg)
 		char verdict = 0;
 
 		for (i = f * (N / FORKS); i < (f + 1) * (N / FORKS); i++)
-			cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node, params), 0);
+			cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node,
+								params),
+				     0);
 		cr_assert_eq(pipe(fd), 0);
 		rculist_thread_offline();
 		pid = fork();
@@ -589,7 +631,8 @@ Test(rhashtable, fork_during_rehash, .init = reg)
 				if (find(&ht, i) != o[i])
 					ok = 0;
 			for (i = N; i < 2 * N; i++)
-				if (cds_rhashtable_insert_fast(&ht, &o[i]->node, params))
+				if (cds_rhashtable_insert_fast(&ht, &o[i]->node,
+							       params))
 					ok = 0;
 			wait_settled(&ht, (f + 1) * (N / FORKS) + N, 1U << 20);
 			for (i = N; i < 2 * N; i++)
@@ -601,10 +644,12 @@ Test(rhashtable, fork_during_rehash, .init = reg)
 			_exit(0);
 		}
 		close(fd[1]);
-		cr_assert_eq(read(fd[0], &verdict, 1), 1, "fork %d: the child said nothing", f);
+		cr_assert_eq(read(fd[0], &verdict, 1), 1,
+			     "fork %d: the child said nothing", f);
 		close(fd[0]);
 		cr_assert_eq(waitpid(pid, &st, 0), pid);
-		cr_assert_eq(verdict, 1, "fork %d: the child's table was wrong", f);
+		cr_assert_eq(verdict, 1, "fork %d: the child's table was wrong",
+			     f);
 	}
 	for (i = 0; i < N; i++)
 		cr_assert_eq(find(&ht, i), o[i]);
