@@ -130,7 +130,7 @@ static void quarantine_drain(void)
 
 /* Removed objects, poisoned a grace period later, a batch at a time. */
 struct retire {
-	struct cobj *batch[256];
+	struct cobj *batch[4096];
 	size_t n;
 	unsigned long retired;
 };
@@ -153,7 +153,7 @@ static void retire(struct retire *r, struct cobj *o)
 {
 	r->retired++;
 	r->batch[r->n++] = o;
-	if (r->n == 256)
+	if (r->n == 4096)
 		retire_flush(r);
 }
 
@@ -189,11 +189,7 @@ static void *grow_reader(void *arg)
 		long h1 = __atomic_load_n(&g_hi, __ATOMIC_ACQUIRE), h2, k;
 		struct cobj *o;
 
-		if (!h1) {
-			rculist_quiescent_state();
-			continue;
-		}
-		k = (long)(rnd(&s) % (uint64_t)h1);
+		k = h1 ? (long)(rnd(&s) % (uint64_t)h1) : 0;
 		rculist_read_lock();
 		o = cds_rhashtable_lookup(&g_ht, &k, cparams);
 		if (o && (__atomic_load_n(&o->magic, __ATOMIC_RELAXED) != ALIVE ||
