@@ -7,7 +7,7 @@
  *   rhash [-t SECONDS]      (SECONDS per case; default BENCH_TIME or 0.5)
  *
  * Each table starts empty (cds_rhashtable: nelem_hint 0, 64 buckets;
- * rculfhash: 1 bucket, CDS_LFHT_AUTO_RESIZE) and gets 1M keys inserted
+ * rculfhash: 64 buckets, CDS_LFHT_AUTO_RESIZE) and gets 1M keys inserted
  * by one thread, each insert timed; the table then settles (its resize
  * threads finish) and is weighed.  Then 1 or 2 reader threads look
  * random keys up, each lookup one read-side section, without and with

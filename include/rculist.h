@@ -56,6 +56,7 @@
 #include "rculist/hlist_bl.h"
 #include "rculist/list_sort.h"
 #include "rculist/hashtable.h"
+#include "rculist/rhashtable.h"
 #include "rculist/debug_api.h"
 
 #endif /* liburcu's list headers not included first */

@@ -78,6 +78,9 @@
 
 RCULIST__BEGIN_DECLS
 
+/* The fast paths are inlined whole, so that the params specialise them. */
+#define RCULIST__RHT_INLINE __attribute__((always_inline))
+
 /**
  * struct cds_rhash_head - the link embedded in each object of a cds_rhashtable
  * @next: the next object of the chain, or the chain's nulls marker
@@ -518,7 +521,7 @@ static inline uint32_t rculist__rht_hash(const void *key, uint32_t len,
 	return (uint32_t)h;
 }
 
-static inline __attribute__((always_inline)) unsigned int
+static inline RCULIST__RHT_INLINE unsigned int
 rculist__rht_key_hash(const struct cds_rhashtable *ht,
 		      const struct cds_bucket_table *tbl, const void *key,
 		      const struct cds_rhashtable_params params)
@@ -535,7 +538,7 @@ rculist__rht_key_hash(const struct cds_rhashtable *ht,
 	return h & (tbl->size - 1);
 }
 
-static inline __attribute__((always_inline)) unsigned int
+static inline RCULIST__RHT_INLINE unsigned int
 rculist__rht_head_hash(const struct cds_rhashtable *ht,
 		       const struct cds_bucket_table *tbl,
 		       const struct cds_rhash_head *he,
@@ -553,7 +556,7 @@ rculist__rht_head_hash(const struct cds_rhashtable *ht,
 }
 
 /* 0 if @he's object has @arg's key. */
-static inline __attribute__((always_inline)) int
+static inline RCULIST__RHT_INLINE int
 rculist__rht_cmp(struct cds_rhashtable_compare_arg *arg,
 		 const struct cds_rhash_head *he,
 		 const struct cds_rhashtable_params params)
@@ -792,7 +795,7 @@ void cds_rhashtable_walk_stop(struct cds_rhashtable_iter *iter) RCULIST_RELEASES
 /* ------------------------------------------------------------ lookups */
 
 /* The chain link of the object with @key, or NULL; caller in a section. */
-static inline __attribute__((always_inline)) struct cds_rhash_head *
+static inline RCULIST__RHT_INLINE struct cds_rhash_head *
 rculist__rht_lookup(struct cds_rhashtable *ht, const void *key,
 		    const struct cds_rhashtable_params params) RCULIST_REQUIRES_RCU
 {
@@ -833,7 +836,7 @@ rculist__rht_lookup(struct cds_rhashtable *ht, const void *key,
  * run concurrently.  The object stays valid until the section ends.
  * Return: the object, or NULL.
  */
-static inline __attribute__((always_inline)) void *
+static inline RCULIST__RHT_INLINE void *
 cds_rhashtable_lookup(struct cds_rhashtable *ht, const void *key,
 		      const struct cds_rhashtable_params params) RCULIST_REQUIRES_RCU
 {
@@ -856,7 +859,7 @@ cds_rhashtable_lookup(struct cds_rhashtable *ht, const void *key,
  * (holds its own section, or a reference).
  * Return: the object, or NULL.
  */
-static inline __attribute__((always_inline)) void *
+static inline RCULIST__RHT_INLINE void *
 cds_rhashtable_lookup_fast(struct cds_rhashtable *ht, const void *key,
 			   const struct cds_rhashtable_params params)
 {
@@ -878,7 +881,7 @@ cds_rhashtable_lookup_fast(struct cds_rhashtable *ht, const void *key,
  * Return: the list of the key's objects (walk it with
  * cds_rhl_for_each_entry_rcu()), or NULL.
  */
-static inline __attribute__((always_inline)) struct cds_rhlist_head *
+static inline RCULIST__RHT_INLINE struct cds_rhlist_head *
 cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
 		    const struct cds_rhashtable_params params) RCULIST_REQUIRES_RCU
 {
@@ -922,7 +925,7 @@ cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
  * chain is long or the table full.  @key NULL: no duplicate check.
  * Return: NULL, the object with @key, or an error pointer.
  */
-static inline __attribute__((always_inline)) void *
+static inline RCULIST__RHT_INLINE void *
 rculist__rht_insert_fast(struct cds_rhashtable *ht, const void *key,
 			 struct cds_rhash_head *obj,
 			 const struct cds_rhashtable_params params, bool rhlist)
@@ -1167,7 +1170,7 @@ static inline int cds_rhltable_insert(struct cds_rhltable *hlt,
 /* ------------------------------------------------------ removal, replace */
 
 /* Remove @obj from @tbl: 0, or -ENOENT if it is not in @tbl. */
-static inline __attribute__((always_inline)) int
+static inline RCULIST__RHT_INLINE int
 rculist__rht_remove_one(struct cds_rhashtable *ht, struct cds_bucket_table *tbl,
 			struct cds_rhash_head *obj,
 			const struct cds_rhashtable_params params, bool rhlist)
@@ -1228,7 +1231,7 @@ unlocked:
 	return err;
 }
 
-static inline __attribute__((always_inline)) int
+static inline RCULIST__RHT_INLINE int
 rculist__rht_remove_fast(struct cds_rhashtable *ht, struct cds_rhash_head *obj,
 			 const struct cds_rhashtable_params params, bool rhlist)
 {
@@ -1288,7 +1291,7 @@ static inline int cds_rhltable_remove(struct cds_rhltable *hlt,
 }
 
 /* Replace @obj_old by @obj_new in @tbl: 0, -ENOENT, or -EINVAL. */
-static inline __attribute__((always_inline)) int
+static inline RCULIST__RHT_INLINE int
 rculist__rht_replace_one(struct cds_rhashtable *ht, struct cds_bucket_table *tbl,
 			 struct cds_rhash_head *obj_old,
 			 struct cds_rhash_head *obj_new,
