@@ -563,6 +563,19 @@ void rculist__report_reading(const char *op, const char *why)
 	report(&s, NULL, "called inside a read-side critical section (%s)", why);
 }
 
+/* <rculist/rhashtable.h>'s debug checks: one report of @op on @elem. */
+void rculist__debug_report(const char *op, const void *elem, const char *what)
+{
+	struct site s = current_site(op);
+
+	if (strcmp(s.op, op) != 0) {
+		s.op = op;
+		s.file = NULL;
+		s.line = 0;
+	}
+	report(&s, elem, "%s", what);
+}
+
 /* Report @s if the thread is not registered (memb, qsbr); 1 if so. */
 static int unregistered(const struct site *s, const char *fix)
 {

@@ -599,6 +599,14 @@ static inline bool rculist__rht_grow_above_max(const struct cds_rhashtable *ht)
 	return rculist__load_once(ht->nelems) >= ht->max_elems;
 }
 
+/*
+ * Internal, debug mode (core/debug.c): report @what about @elem, a
+ * misuse of @op, then call the error handler.
+ */
+void rculist__debug_report(const char *op, const void *elem, const char *what);
+void rculist__debug_reader_at(const char *op, const char *file,
+			      int line) RCULIST_REQUIRES_RCU;
+
 /* Internal, exported for the inline code: ask the rehash thread to resize @ht. */
 void rculist__rht_schedule(struct cds_rhashtable *ht);
 
@@ -840,8 +848,12 @@ static inline RCULIST__RHT_INLINE void *
 cds_rhashtable_lookup(struct cds_rhashtable *ht, const void *key,
 		      const struct cds_rhashtable_params params) RCULIST_REQUIRES_RCU
 {
-	struct cds_rhash_head *he = rculist__rht_lookup(ht, key, params);
+	struct cds_rhash_head *he;
 
+#ifdef RCULIST_DEBUG
+	rculist__debug_reader_at("cds_rhashtable_lookup", __FILE__, __LINE__);
+#endif
+	he = rculist__rht_lookup(ht, key, params);
 	return he ? cds_rht_obj(ht, he) : NULL;
 }
 
@@ -885,8 +897,12 @@ static inline RCULIST__RHT_INLINE struct cds_rhlist_head *
 cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
 		    const struct cds_rhashtable_params params) RCULIST_REQUIRES_RCU
 {
-	struct cds_rhash_head *he = rculist__rht_lookup(&hlt->ht, key, params);
+	struct cds_rhash_head *he;
 
+#ifdef RCULIST_DEBUG
+	rculist__debug_reader_at("cds_rhltable_lookup", __FILE__, __LINE__);
+#endif
+	he = rculist__rht_lookup(&hlt->ht, key, params);
 	return he ? rculist__container_of(he, struct cds_rhlist_head, rhead) :
 		    NULL;
 }
@@ -948,6 +964,17 @@ rculist__rht_insert_fast(struct cds_rhashtable *ht, const void *key,
 		struct cds_rhlist_head *list, *plist;
 
 		elasticity--;
+#ifdef RCULIST_DEBUG
+		if (RCULIST__UNLIKELY(head == obj)) { /* a cycle if it went on */
+			rculist__rht_unlock(bkt);
+			rculist_read_unlock();
+			rculist__debug_report(
+				"cds_rhashtable_insert_fast",
+				cds_rht_obj(ht, obj),
+				"the object is in the table already (inserted twice?)");
+			return CDS_ERR_PTR(-EEXIST);
+		}
+#endif
 		if (!key || rculist__rht_cmp(&arg, head, params)) {
 			pprev = &head->next;
 			continue;
