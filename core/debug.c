@@ -563,16 +563,14 @@ void rculist__report_reading(const char *op, const char *why)
 	report(&s, NULL, "called inside a read-side critical section (%s)", why);
 }
 
-/* <rculist/rhashtable.h>'s debug checks: one report of @op on @elem. */
+/*
+ * <rculist/rhashtable.h>'s debug checks: one report of @op on @elem (its
+ * inline operations record no call site).
+ */
 void rculist__debug_report(const char *op, const void *elem, const char *what)
 {
-	struct site s = current_site(op);
+	struct site s = { op, NULL, 0 };
 
-	if (strcmp(s.op, op) != 0) {
-		s.op = op;
-		s.file = NULL;
-		s.line = 0;
-	}
 	report(&s, elem, "%s", what);
 }
 
