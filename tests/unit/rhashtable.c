@@ -453,8 +453,7 @@ static void rhl_ids(struct cds_rhltable *hlt, int key, char *out)
 
 	rculist_read_lock();
 	list = cds_rhltable_lookup(hlt, &key, lparams);
-	cds_rhl_for_each_entry_rcu(l, pos, list, list)
-	{
+	cds_rhl_for_each_entry_rcu(l, pos, list, list) {
 		cr_assert_eq(l->key, key);
 		*out++ = (char)('0' + l->id);
 	}
