@@ -428,6 +428,17 @@ static int in_read_section(void)
 	return rculist__debug_depth > 0 || rculist__reading();
 }
 
+/*
+ * <rculist/rhashtable.h>'s debug checks: one report of @op on @elem (its
+ * inline operations record no call site).
+ */
+void rculist__debug_report(const char *op, const void *elem, const char *what)
+{
+	struct site s = { op, NULL, 0 };
+
+	report(&s, elem, "%s", what);
+}
+
 /* Report @s if the thread is not registered (memb, qsbr); 1 if so. */
 static int unregistered(const struct rculist__site *s, const char *fix)
 {

@@ -57,6 +57,8 @@
 #include "rculist/list_sort.h"
 #include "rculist/hashtable.h"
 #include "rculist/debug_api.h"
+/* After debug_api.h: its inline fast paths use the debug-mode read side. */
+#include "rculist/rhashtable.h"
 
 #endif /* liburcu's list headers not included first */
 #endif /* RCULIST_H */

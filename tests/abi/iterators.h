@@ -402,6 +402,34 @@ static void iter_hash(struct node *n) RCULIST_REQUIRES_RCU
 	iter_expect(cds_hash_empty(ht), 1, "cds_hash_for_each_safe emptied the table");
 }
 
+/* The rhltable's iterators walk one key's list, built by hand here. */
+struct rhl_node {
+	int key;
+	struct cds_rhlist_head list;
+};
+
+static void iter_rhl(void) RCULIST_REQUIRES_RCU
+{
+	struct rhl_node r[NNODES];
+	struct cds_rhlist_head *pos;
+	struct rhl_node *e;
+	long sig;
+	int i;
+
+	for (i = 0; i < NNODES; i++) {
+		r[i].key = i + 1;
+		r[i].list.next = i + 1 < NNODES ? &r[i + 1].list : NULL;
+	}
+	sig = 0;
+	cds_rhl_for_each_rcu(pos, &r[0].list)
+		SIG(sig, rculist__container_of(pos, struct rhl_node, list)->key);
+	iter_expect(sig, 12345, "cds_rhl_for_each_rcu");
+	sig = 0;
+	cds_rhl_for_each_entry_rcu(e, pos, &r[0].list, list)
+		SIG(sig, e->key);
+	iter_expect(sig, 12345, "cds_rhl_for_each_entry_rcu");
+}
+
 /*
  * Walk every iterator over fresh lists, the _rcu ones inside a read-side
  * critical section of the calling (registered) thread, and again given
@@ -422,6 +450,7 @@ static int iter_check_all(void)
 	iter_nulls_more(n);
 	iter_bl(n, &h);
 	iter_hash(n);
+	iter_rhl();
 	rculist_read_unlock();
 	iter_sort(n);
 	iter_build(n, &h, &hh);

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/unit/rhashtable.c - every operation of <rculist/rhashtable.h>
+ * and its result, one thread (the rehash thread aside): inserts,
+ * lookups, removals and replacements and their errors, growth and
+ * shrinking, the limits (-E2BIG), allocation failures (-ENOMEM, the
+ * table left whole), walkers, the table with duplicate keys, keys
+ * hashed by the caller's functions, destruction, and fork() during a
+ * rehash.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#include <rculist/rhashtable.h>
+
+TestSuite(rhashtable, .timeout = 60);
+
+struct tobj {
+	int key;
+	int value;
+	struct cds_rhash_head node;
+	struct rcu_head rcu;
+};
+
+static const struct cds_rhashtable_params params = {
+	.key_len = sizeof(int),
+	.key_offset = offsetof(struct tobj, key),
+	.head_offset = offsetof(struct tobj, node),
+	.automatic_shrinking = true,
+};
+
+static struct tobj *tobj_new(int key, int value)
+{
+	struct tobj *o = calloc(1, sizeof(*o));
+
+	cr_assert_not_null(o);
+	o->key = key;
+	o->value = value;
+	return o;
+}
+
+static struct tobj *find(struct cds_rhashtable *ht, int key)
+{
+	return cds_rhashtable_lookup_fast(ht, &key, params);
+}
+
+static void reg(void)
+{
+	rculist_register_thread();
+}
+
+/* Until the rehash thread has sized the table for its objects: its size. */
+static unsigned int wait_settled(struct cds_rhashtable *ht, unsigned int lo,
+				 unsigned int hi)
+{
+	struct timespec ms = { 0, 1000000 };
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		struct cds_bucket_table *tbl;
+		unsigned int size;
+
+		rculist_read_lock();
+		tbl = rculist__deref(ht->tbl);
+		size = tbl->size;
+		int busy = rculist__deref(tbl->future_tbl) != NULL;
+		rculist_read_unlock();
+		if (!busy && size >= lo && size <= hi)
+			return size;
+		rculist_thread_offline();
+		nanosleep(&ms, NULL);
+		rculist_thread_online();
+	}
+	cr_assert_fail("no progress: the table did not reach %u..%u buckets",
+		       lo, hi);
+	return 0;
+}
+
+/* before: {}   after: {1, 2, 3} then {1, 3} */
+Test(rhashtable, insert_lookup_remove, .init = reg)
+{
+	struct cds_rhashtable ht;
+	struct tobj *o[4];
+	int i, k = 2;
+
+	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
+	cr_assert_eq(ht.tbl->size, 64, "default size %u", ht.tbl->size);
+	for (i = 1; i <= 3; i++) {
+		o[i] = tobj_new(i, 10 * i);
+		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node,
+							       params),
+			     0);
+	}
+	cr_assert_eq(ht.nelems, 3);
+	for (i = 1; i <= 3; i++)
+		cr_assert_eq(find(&ht, i), o[i]);
+	cr_assert_null(find(&ht, 4));
+	rculist_read_lock();
+	cr_assert_eq(cds_rhashtable_lookup(&ht, &k, params), o[2]);
+	rculist_read_unlock();
+
+	/* A second object with key 2: refused, or the first returned. */
+	o[0] = tobj_new(2, 99);
+	cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[0]->node, params),
+		     -EEXIST);
+	cr_assert_eq(cds_rhashtable_lookup_get_insert_fast(&ht, &o[0]->node,
+							   params),
+		     o[2]);
+	cr_assert_eq(ht.nelems, 3);
+	cr_assert_eq(find(&ht, 2)->value, 20);
+
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[2]->node, params), 0);
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[2]->node, params),
+		     -ENOENT);
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[0]->node, params),
+		     -ENOENT);
+	cr_assert_null(find(&ht, 2));
+	cr_assert_eq(find(&ht, 1), o[1]);
+	cr_assert_eq(find(&ht, 3), o[3]);
+	cr_assert_eq(ht.nelems, 2);
+
+	/* Now key 2 is free: lookup_get_insert inserts and says NULL. */
+	cr_assert_null(cds_rhashtable_lookup_get_insert_fast(&ht, &o[0]->node,
+							     params));
+	cr_assert_eq(find(&ht, 2), o[0]);
+	cr_assert_eq(ht.nelems, 3);
+
+	/* insert_fast does not look: a duplicate goes in, both are removable. */
+	cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[2]->node, params), 0);
+	cr_assert_eq(ht.nelems, 4);
+	cr_assert_eq(find(&ht, 2)->key, 2);
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[0]->node, params), 0);
+	cr_assert_eq(find(&ht, 2), o[2]);
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[2]->node, params), 0);
+	cr_assert_null(find(&ht, 2));
+	cds_rhashtable_destroy(&ht);
+	for (i = 0; i < 4; i++)
+		free(o[i]);
+}
+
+Test(rhashtable, init_errors, .init = reg)
+{
+	struct cds_rhashtable ht;
+	struct cds_rhashtable_params p = params;
+
+	p.key_len = 0;
+	cr_assert_eq(cds_rhashtable_init(&ht, &p), -EINVAL,
+		     "no key_len, no obj_hashfn");
+	p.obj_hashfn = (cds_rht_obj_hashfn_t)rculist__rht_hash;
+	cr_assert_eq(cds_rhashtable_init(&ht, &p), -EINVAL,
+		     "obj_hashfn without obj_cmpfn");
+
+	/* Sizes: the hint * 4 / 3 rounded up; min_size and max_size bound it. */
+	p = params;
+	p.nelem_hint = 1000;
+	cr_assert_eq(cds_rhashtable_init(&ht, &p), 0);
+	cr_assert_eq(ht.tbl->size, 2048);
+	cr_assert_eq(ht.max_elems, 1U << 31);
+	cds_rhashtable_destroy(&ht);
+	p.nelem_hint = 0;
+	p.min_size = 100;
+	p.max_size = 1000;
+	cr_assert_eq(cds_rhashtable_init(&ht, &p), 0);
+	cr_assert_eq(ht.tbl->size, 128);
+	cr_assert_eq(ht.p.max_size, 512);
+	cr_assert_eq(ht.max_elems, 1024);
+	cds_rhashtable_destroy(&ht);
+}
+
+/* before: [a: key 5] -> after: [b: key 5]; a key of another bucket refused */
+Test(rhashtable, replace, .init = reg)
+{
+	struct cds_rhashtable ht;
+	struct tobj *a = tobj_new(5, 1), *b = tobj_new(5, 2), *c = tobj_new(6, 3);
+	int i, other = -1;
+
+	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
+	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a->node, &b->node, params),
+		     -ENOENT);
+	cr_assert_eq(cds_rhashtable_insert_fast(&ht, &a->node, params), 0);
+	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a->node, &b->node, params),
+		     0);
+	cr_assert_eq(find(&ht, 5), b);
+	cr_assert_eq(ht.nelems, 1);
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &a->node, params), -ENOENT);
+	/* A key whose bucket differs from key 5's: -EINVAL. */
+	for (i = 6; i < 1000 && other < 0; i++) {
+		struct cds_bucket_table *tbl = ht.tbl;
+
+		c->key = i;
+		if (rculist__rht_head_hash(&ht, tbl, &c->node, params) !=
+		    rculist__rht_head_hash(&ht, tbl, &b->node, params))
+			other = i;
+	}
+	cr_assert_geq(other, 0);
+	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &b->node, &c->node, params),
+		     -EINVAL);
+	cr_assert_eq(find(&ht, 5), b);
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &b->node, params), 0);
+	cr_assert_eq(ht.nelems, 0);
+	cds_rhashtable_destroy(&ht);
+	free(a);
+	free(b);
+	free(c);
+}
+
+static void free_obj(void *ptr, void *arg)
+{
+	(*(unsigned long *)arg)++;
+	free(ptr);
+}
+
+/* 64 buckets -> 4096 keys: the table grows; all but 8 removed: it shrinks. */
+Test(rhashtable, grows_and_shrinks, .init = reg)
+{
+	struct cds_rhashtable ht;
+	enum { N = 20000 };
+	static struct tobj *o[N];
+	unsigned long freed = 0;
+	unsigned int size;
+	int i;
+
+	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
+	for (i = 0; i < N; i++) {
+		o[i] = tobj_new(i, i);
+		cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node, params),
+			     0);
+	}
+	cr_assert_eq(ht.nelems, N);
+	size = wait_settled(&ht, N * 4 / 3, 1U << 20);
+	cr_assert_eq(size, 32768, "size %u for %d keys", size, N);
+	for (i = 0; i < N; i++)
+		cr_assert_eq(find(&ht, i), o[i], "key %d", i);
+	for (i = 8; i < N; i++)
+		cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[i]->node, params),
+			     0);
+	cr_assert_eq(ht.nelems, 8);
+	size = wait_settled(&ht, 4, 16);
+	for (i = 0; i < N; i++)
+		cr_assert_eq(find(&ht, i), i < 8 ? o[i] : NULL, "key %d", i);
+	for (i = 8; i < N; i++)
+		free(o[i]);
+	cds_rhashtable_free_and_destroy(&ht, free_obj, &freed);
+	cr_assert_eq(freed, 8);
+}
+
+/* Without automatic_shrinking the table stays big. */
+Test(rhashtable, no_shrink_without_automatic_shrinking, .init = reg)
+{
+	struct cds_rhashtable_params p = params;
+	struct cds_rhashtable ht;
+	struct tobj *o[200];
+	struct timespec ms = { 0, 20000000 };
+	int i;
+
+	p.automatic_shrinking = false;
+	cr_assert_eq(cds_rhashtable_init(&ht, &p), 0);
+	for (i = 0; i < 200; i++) {
+		o[i] = tobj_new(i, i);
+		cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node, p), 0);
+	}
+	wait_settled(&ht, 512, 512);
+	for (i = 0; i < 200; i++)
+		cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[i]->node, p), 0);
+	nanosleep(&ms, NULL);
+	cr_assert_eq(wait_settled(&ht, 1, 1U << 20), 512);
+	cds_rhashtable_destroy(&ht);
+	for (i = 0; i < 200; i++)
+		free(o[i]);
+}
+
+/* max_size 16: 32 objects at most (-E2BIG), the table never above 16. */
+Test(rhashtable, max_size_gives_e2big, .init = reg)
+{
+	struct cds_rhashtable_params p = params;
+	struct cds_rhashtable ht;
+	struct tobj *o[33];
+	int i;
+
+	p.max_size = 16;
+	cr_assert_eq(cds_rhashtable_init(&ht, &p), 0);
+	cr_assert_eq(ht.tbl->size, 16);
+	cr_assert_eq(ht.max_elems, 32);
+	for (i = 0; i < 33; i++) {
+		o[i] = tobj_new(i, i);
+		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node,
+							       p),
+			     i < 32 ? 0 : -E2BIG, "insert %d", i);
+	}
+	cr_assert_eq(ht.nelems, 32);
+	cr_assert(CDS_IS_ERR(
+		cds_rhashtable_lookup_get_insert_fast(&ht, &o[32]->node, p)));
+	cr_assert_eq(CDS_PTR_ERR(cds_rhashtable_lookup_get_insert_fast(&ht,
+								       &o[32]->node,
+								       p)),
+		     -E2BIG);
+	cr_assert_eq(wait_settled(&ht, 1, 1U << 20), 16);
+	for (i = 0; i < 33; i++)
+		cr_assert_eq(find(&ht, i), i < 32 ? o[i] : NULL);
+	cds_rhashtable_destroy(&ht);
+	for (i = 0; i < 33; i++)
+		free(o[i]);
+}
+
+static int fail_allocs;
+static void *failing_calloc(size_t n, size_t size)
+{
+	if (__atomic_load_n(&fail_allocs, __ATOMIC_RELAXED))
+		return NULL;
+	return calloc(n, size);
+}
+
+/*
+ * Allocation fails: init says -ENOMEM; inserts beyond 100% load
+ * (no bigger table to be had) say -ENOMEM and the table stays whole;
+ * once memory is back the table grows.
+ */
+Test(rhashtable, enomem_leaves_the_table_whole, .init = reg)
+{
+	struct cds_rhashtable ht;
+	enum { N = 200 };
+	struct tobj *o[N];
+	int i, n_in = 0, enomem = 0;
+
+	rculist__rht_set_calloc(failing_calloc);
+	fail_allocs = 1;
+	cr_assert_eq(cds_rhashtable_init(&ht, &params), -ENOMEM);
+	fail_allocs = 0;
+	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
+	fail_allocs = 1;
+	for (i = 0; i < N; i++) {
+		int err;
+
+		o[i] = tobj_new(i, i);
+		err = cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node, params);
+		cr_assert(err == 0 || err == -ENOMEM, "insert %d: %d", i, err);
+		if (err == 0) {
+			cr_assert_eq(enomem, 0,
+				     "insert %d succeeded after an -ENOMEM", i);
+			n_in++;
+		} else {
+			enomem++;
+		}
+	}
+	/* 64 buckets: inserts go on to 65 objects (above 100% load), then need a table. */
+	cr_assert_eq(n_in, 65, "%d inserted before -ENOMEM", n_in);
+	cr_assert_eq(ht.nelems, 65);
+	cr_assert_eq(ht.tbl->size, 64);
+	for (i = 0; i < N; i++)
+		cr_assert_eq(find(&ht, i), i < n_in ? o[i] : NULL, "key %d", i);
+	fail_allocs = 0;
+	for (i = n_in; i < N; i++)
+		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node,
+							       params),
+			     0);
+	wait_settled(&ht, 512, 512);
+	for (i = 0; i < N; i++)
+		cr_assert_eq(find(&ht, i), o[i], "key %d", i);
+	cds_rhashtable_destroy(&ht);
+	for (i = 0; i < N; i++)
+		free(o[i]);
+}
+
+/* Every object once; then, after a resize while stopped, -EAGAIN. */
+Test(rhashtable, walker, .init = reg)
+{
+	struct cds_rhashtable_params p = params;
+	struct cds_rhashtable ht;
+	struct cds_rhashtable_iter iter;
+	enum { N = 300 };
+	struct tobj *o[N], *x;
+	unsigned char seen[N];
+	int i, n = 0, again = 0;
+
+	p.nelem_hint = 400; /* 1024 buckets: no resize for N objects */
+	cr_assert_eq(cds_rhashtable_init(&ht, &p), 0);
+	for (i = 0; i < N; i++) {
+		o[i] = tobj_new(i, i);
+		cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node, p), 0);
+	}
+	memset(seen, 0, sizeof(seen));
+	cds_rhashtable_walk_enter(&ht, &iter);
+	cds_rhashtable_walk_start(&iter);
+	while ((x = cds_rhashtable_walk_next(&iter))) {
+		cr_assert(!CDS_IS_ERR(x));
+		cr_assert_eq(seen[x->key]++, 0, "key %d twice", x->key);
+		cr_assert_eq(cds_rhashtable_walk_peek(&iter), x);
+		n++;
+		if (n % 50 == 0) { /* a pause: the walk goes on where it was */
+			cds_rhashtable_walk_stop(&iter);
+			cr_assert_eq(cds_rhashtable_walk_start_check(&iter), 0);
+		}
+	}
+	cds_rhashtable_walk_stop(&iter);
+	cds_rhashtable_walk_exit(&iter);
+	cr_assert_eq(n, N);
+
+	/* Stopped on a table that a shrink frees: -EAGAIN, then all again. */
+	cds_rhashtable_walk_enter(&ht, &iter);
+	cds_rhashtable_walk_start(&iter);
+	cr_assert_not_null(cds_rhashtable_walk_next(&iter));
+	cds_rhashtable_walk_stop(&iter);
+	for (i = 10; i < N; i++)
+		cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[i]->node, p), 0);
+	wait_settled(&ht, 4, 16);
+	cr_assert_eq(cds_rhashtable_walk_start_check(&iter), -EAGAIN);
+	memset(seen, 0, sizeof(seen));
+	n = 0;
+	while ((x = cds_rhashtable_walk_next(&iter))) {
+		if (CDS_IS_ERR(x)) {
+			cr_assert_eq(CDS_PTR_ERR(x), -EAGAIN);
+			again++;
+			continue;
+		}
+		cr_assert_eq(seen[x->key]++, 0);
+		n++;
+	}
+	cds_rhashtable_walk_stop(&iter);
+	cds_rhashtable_walk_exit(&iter);
+	cr_assert_eq(n, 10, "%d objects, %d -EAGAIN, size %u", n, again,
+		     ht.tbl->size);
+	cr_assert_eq(again, 0);
+	cds_rhashtable_destroy(&ht);
+	for (i = 0; i < N; i++)
+		free(o[i]);
+}
+
+struct lobj {
+	int key;
+	int id;
+	struct cds_rhlist_head list;
+};
+
+static const struct cds_rhashtable_params lparams = {
+	.key_len = sizeof(int),
+	.key_offset = offsetof(struct lobj, key),
+	.head_offset = offsetof(struct lobj, list),
+	.automatic_shrinking = true,
+};
+
+/* The ids of key @key's objects, in list order, as digits: "321". */
+static void rhl_ids(struct cds_rhltable *hlt, int key, char *out)
+{
+	struct cds_rhlist_head *list, *pos;
+	struct lobj *l;
+
+	rculist_read_lock();
+	list = cds_rhltable_lookup(hlt, &key, lparams);
+	cds_rhl_for_each_entry_rcu(l, pos, list, list) {
+		cr_assert_eq(l->key, key);
+		*out++ = (char)('0' + l->id);
+	}
+	rculist_read_unlock();
+	*out = 0;
+}
+
+/* key 7: 1, then 2 -> 1, then 3 -> 2 -> 1; key 8: 4; removals anywhere */
+Test(rhashtable, rhltable_duplicate_keys, .init = reg)
+{
+	struct cds_rhltable hlt;
+	struct lobj o[5];
+	struct cds_rhashtable_iter iter;
+	char ids[8];
+	int i, n = 0;
+	void *x;
+
+	cr_assert_eq(cds_rhltable_init(&hlt, &lparams), 0);
+	for (i = 1; i <= 4; i++) {
+		o[i].key = i == 4 ? 8 : 7;
+		o[i].id = i;
+		cr_assert_eq(cds_rhltable_insert(&hlt, &o[i].list, lparams), 0);
+	}
+	rhl_ids(&hlt, 7, ids);
+	cr_assert_str_eq(ids, "321");
+	rhl_ids(&hlt, 8, ids);
+	cr_assert_str_eq(ids, "4");
+	rhl_ids(&hlt, 9, ids);
+	cr_assert_str_eq(ids, "");
+	cr_assert_eq(hlt.ht.nelems, 2, "nelems counts keys: %u", hlt.ht.nelems);
+
+	/* The walker returns every object of every key. */
+	cds_rhashtable_walk_enter(&hlt.ht, &iter);
+	cds_rhashtable_walk_start(&iter);
+	while ((x = cds_rhashtable_walk_next(&iter))) {
+		cr_assert(!CDS_IS_ERR(x));
+		n++;
+	}
+	cds_rhashtable_walk_stop(&iter);
+	cds_rhashtable_walk_exit(&iter);
+	cr_assert_eq(n, 4);
+
+	cr_assert_eq(cds_rhltable_remove(&hlt, &o[2].list, lparams), 0); /* middle */
+	rhl_ids(&hlt, 7, ids);
+	cr_assert_str_eq(ids, "31");
+	cr_assert_eq(cds_rhltable_remove(&hlt, &o[2].list, lparams), -ENOENT);
+	cr_assert_eq(cds_rhltable_remove(&hlt, &o[3].list, lparams), 0); /* first */
+	rhl_ids(&hlt, 7, ids);
+	cr_assert_str_eq(ids, "1");
+	cr_assert_eq(hlt.ht.nelems, 2);
+	cr_assert_eq(cds_rhltable_remove(&hlt, &o[1].list, lparams), 0); /* last */
+	rhl_ids(&hlt, 7, ids);
+	cr_assert_str_eq(ids, "");
+	cr_assert_eq(hlt.ht.nelems, 1);
+	rhl_ids(&hlt, 8, ids);
+	cr_assert_str_eq(ids, "4");
+	cds_rhltable_destroy(&hlt);
+}
+
+/* Keys that are strings the objects point to: the caller's functions. */
+struct sobj {
+	const char *name;
+	struct cds_rhash_head node;
+};
+
+static uint32_t str_hash(const void *data, uint32_t len, uint32_t seed)
+{
+	(void)len;
+	return rculist__rht_hash(data, (uint32_t)strlen((const char *)data),
+				 seed);
+}
+
+static uint32_t sobj_hash(const void *data, uint32_t len, uint32_t seed)
+{
+	return str_hash(((const struct sobj *)data)->name, len, seed);
+}
+
+static int sobj_cmp(struct cds_rhashtable_compare_arg *arg, const void *obj)
+{
+	return strcmp(((const struct sobj *)obj)->name, (const char *)arg->key);
+}
+
+static const struct cds_rhashtable_params sparams = {
+	.head_offset = offsetof(struct sobj, node),
+	.hashfn = str_hash,
+	.obj_hashfn = sobj_hash,
+	.obj_cmpfn = sobj_cmp,
+};
+
+Test(rhashtable, caller_hash_functions, .init = reg)
+{
+	struct cds_rhashtable ht;
+	struct sobj a = { "alpha", { NULL } }, b = { "beta", { NULL } },
+		    a2 = { "alpha", { NULL } };
+
+	cr_assert_eq(cds_rhashtable_init(&ht, &sparams), 0);
+	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, "alpha", &a.node,
+						      sparams),
+		     0);
+	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, "beta", &b.node,
+						      sparams),
+		     0);
+	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, "alpha", &a2.node,
+						      sparams),
+		     -EEXIST);
+	cr_assert_eq(cds_rhashtable_lookup_get_insert_key(&ht, "alpha",
+							  &a2.node, sparams),
+		     &a);
+	cr_assert_eq(cds_rhashtable_lookup_insert_key(&ht, NULL, &a2.node,
+						      sparams),
+		     -EINVAL);
+	/* lookup_insert_fast cannot take the key from such an object. */
+	cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &a2.node, sparams),
+		     -EINVAL);
+	cr_assert_eq(cds_rhashtable_lookup_fast(&ht, "alpha", sparams), &a);
+	cr_assert_eq(cds_rhashtable_lookup_fast(&ht, "beta", sparams), &b);
+	cr_assert_null(cds_rhashtable_lookup_fast(&ht, "gamma", sparams));
+	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a.node, &a2.node, sparams),
+		     0);
+	cr_assert_eq(cds_rhashtable_lookup_fast(&ht, "alpha", sparams), &a2);
+	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &a2.node, sparams), 0);
+	cr_assert_null(cds_rhashtable_lookup_fast(&ht, "alpha", sparams));
+	cds_rhashtable_destroy(&ht);
+}
+
+Test(rhashtable, err_ptr)
+{
+	void *e = CDS_ERR_PTR(-ENOMEM);
+	int x;
+
+	cr_assert(CDS_IS_ERR(e));
+	cr_assert_eq(CDS_PTR_ERR(e), -ENOMEM);
+	cr_assert(CDS_IS_ERR(CDS_ERR_PTR(-4095)));
+	cr_assert(!CDS_IS_ERR(&x));
+	cr_assert(!CDS_IS_ERR(NULL));
+	cr_assert(CDS_IS_ERR_OR_NULL(NULL));
+	cr_assert(CDS_IS_ERR_OR_NULL(e));
+	cr_assert(!CDS_IS_ERR_OR_NULL(&x));
+}
+
+/*
+ * fork() while the rehash thread grows a table: the child can use the
+ * table (find every key, insert more and see it grow again) and destroy
+ * it; so can the parent.
+ */
+Test(rhashtable, fork_during_rehash, .init = reg)
+{
+	struct cds_rhashtable ht;
+	enum { N = 5000, FORKS = 20 };
+	static struct tobj *o[2 * N];
+	int i, f, fd[2];
+
+	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
+	for (i = 0; i < 2 * N; i++)
+		o[i] = tobj_new(i, i);
+	for (f = 0; f < FORKS; f++) {
+		pid_t pid;
+		int st;
+		char verdict = 0;
+
+		for (i = f * (N / FORKS); i < (f + 1) * (N / FORKS); i++)
+			cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node,
+								params),
+				     0);
+		cr_assert_eq(pipe(fd), 0);
+		rculist_thread_offline();
+		pid = fork();
+		rculist_thread_online();
+		cr_assert_geq(pid, 0);
+		if (pid == 0) {
+			char ok = 1;
+
+			for (i = 0; i < (f + 1) * (N / FORKS); i++)
+				if (find(&ht, i) != o[i])
+					ok = 0;
+			for (i = N; i < 2 * N; i++)
+				if (cds_rhashtable_insert_fast(&ht, &o[i]->node,
+							       params))
+					ok = 0;
+			wait_settled(&ht, (f + 1) * (N / FORKS) + N, 1U << 20);
+			for (i = N; i < 2 * N; i++)
+				if (find(&ht, i) != o[i])
+					ok = 0;
+			cds_rhashtable_destroy(&ht);
+			if (write(fd[1], &ok, 1) != 1)
+				_exit(2);
+			_exit(0);
+		}
+		close(fd[1]);
+		cr_assert_eq(read(fd[0], &verdict, 1), 1,
+			     "fork %d: the child said nothing", f);
+		close(fd[0]);
+		cr_assert_eq(waitpid(pid, &st, 0), pid);
+		cr_assert_eq(verdict, 1, "fork %d: the child's table was wrong",
+			     f);
+	}
+	for (i = 0; i < N; i++)
+		cr_assert_eq(find(&ht, i), o[i]);
+	cds_rhashtable_destroy(&ht);
+	for (i = 0; i < 2 * N; i++)
+		free(o[i]);
+}
