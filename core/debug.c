@@ -434,9 +434,9 @@ static int in_read_section(void)
  */
 void rculist__debug_report(const char *op, const void *elem, const char *what)
 {
-	struct site s = { op, NULL, 0 };
+	struct rculist__site s = { op, NULL, 0 };
 
-	report(&s, elem, "%s", what);
+	rculist__report(&s, elem, "%s", what);
 }
 
 /* Report @s if the thread is not registered (memb, qsbr); 1 if so. */
