@@ -137,7 +137,7 @@ $(BENCH_B)/%/bench-static: $(BENCH_NEUTRAL) $(BENCH_O)/rlto.o \
 		$(BENCH_O)/rlto.o $(call bench_flavor_objs,$*) \
 		$(LIBDIR_B)/librculist-$*.a $(call pkg,--static --libs liburcu-$*) -lpthread -ldl -lm
 
-# bench/reclaim.c: rculist_free_rcu() against rculist_call_rcu() per
+# bench/reclaim.c: rculist_free_rcu(), rculist_call_rcu(), liburcu's call_rcu() and the defer queue, per
 # element, 1 and 2 updaters, one summary line per case; part of `make
 # bench`, and of `make check` as a quick run (BENCH_QUICK=1).
 RECLAIM_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/reclaim)
@@ -166,7 +166,7 @@ check-bench-reclaim: $(RECLAIM_BINS)
 	$(Q)for b in $(RECLAIM_BINS); do BENCH_QUICK=1 $$b -r 1 || exit 1; done \
 		>$(BENCH_B)/reclaim-check.txt
 	$(Q)test "$$(grep -c '^reclaim: impl=.* updates/s=[0-9.]*M ' \
-		$(BENCH_B)/reclaim-check.txt)" = $$((4 * $(words $(FLAVORS)))) || \
+		$(BENCH_B)/reclaim-check.txt)" = $$((8 * $(words $(FLAVORS)))) || \
 		{ cat $(BENCH_B)/reclaim-check.txt >&2; exit 1; }
 
 # bench/dq.c: the defer queue against rculist_free_rcu() and
