@@ -813,17 +813,19 @@ Test(reclaim, idle_threads_open_batch_freed_without_a_barrier)
 }
 
 /*
- * rculist_rcu_barrier() against threads that free flat out (a hand-off
+ * rculist_rcu_barrier() against a thread that frees flat out (a hand-off
  * every batch, each freeing the thread's DONE slots, racing the
- * barrier's own claims): every block they had queued when the barrier
- * was called is freed when it returns.  Each thread counts its calls
+ * barrier's own claims): every block it had queued when the barrier
+ * was called is freed when it returns.  (Two such threads on 2 CPUs
+ * made each barrier take 200 ms and caught the planted early return
+ * less often than one.)  Each thread counts its calls
  * that returned; the library counts the blocks freed
  * (rculist__reclaim_get_stats(), after each batch's frees), and only
  * these threads queue meanwhile.
  */
-#define FLAT_BARRIERS 150
+#define FLAT_BARRIERS 300
 #define FLAT_SECONDS  8 /* fewer barriers if they take longer */
-#define FLAT_THREADS  2
+#define FLAT_THREADS  1
 
 static struct {
 	unsigned long returned[FLAT_THREADS];
