@@ -164,9 +164,10 @@ $(BENCH_B)/%/bench-static: $(BENCH_NEUTRAL) $(BENCH_O)/rlto.o \
 		$(BENCH_O)/rlto.o $(call bench_flavor_objs,$*) \
 		$(LIBDIR_B)/librculist-$*.a $(call pkg,--static --libs liburcu-$*) -lpthread -ldl -lm
 
-# bench/reclaim.c: rculist_free_rcu() against rculist_call_rcu() per
-# element, 1 and 2 updaters, one summary line per case (section reclaim,
-# in make bench); with -s, the stalled reader (section stall, bench-full).
+# bench/reclaim.c: rculist_free_rcu(), rculist_call_rcu(), liburcu's own
+# call_rcu() and the defer queue, per element, 1 and 2 updaters, one
+# summary line per case (section reclaim, in make bench); with -s, the
+# stalled reader (section stall, bench-full).
 .PHONY: bench-reclaim
 bench-reclaim: $(RECLAIM_BINS) ## Reclamation: free_rcu against call_rcu, 1 and 2 updaters; a stalled reader with and without a limit (~100 s)
 	$(call BENCH_ONE,reclaim stall)

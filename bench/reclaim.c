@@ -1,26 +1,37 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * bench/reclaim.c - reclamation throughput: updaters that allocate an
- * element and retire it, flat out, through rculist_free_rcu() or through
- * rculist_call_rcu() with a callback that frees it.
+ * element and retire it, flat out, each case one way:
+ *   free_rcu       rculist_free_rcu();
+ *   call_rcu       rculist_call_rcu() with a callback that frees it;
+ *   urcu_call_rcu  liburcu's own call_rcu() (urcu_<flavour>_call_rcu(),
+ *                  the library rculist links) with the same callback;
+ *   dq             a defer queue of DQ_CAPACITY per updater: enqueue, and
+ *                  rculist_dq_reclaim() in the same loop; on -ENOSPC the
+ *                  updater waits with rculist_synchronize_rcu() (counted:
+ *                  full=).
  *
  *   reclaim [-t SECONDS] [-r RUNS] [-s STALL_SECONDS [-l LIMIT]]
  *
- * Cases: {free_rcu, call_rcu} x {1, 2} updaters (no readers), each run
- * RUNS times (default 5), cases interleaved so that drift hits them
- * alike, BENCH_SCALE x 0.5 s a run (BENCH_QUICK=1: 0.05 s).  One line
- * per case:
+ * Cases: those four x {1, 2} updaters (no readers), each run RUNS times
+ * (default 5), cases interleaved so that drift hits them alike,
+ * BENCH_SCALE x 0.5 s a run (BENCH_QUICK=1: 0.05 s).  One line per case:
  *
  *   reclaim: impl=free_rcu flavor=memb updaters=2 updates/s=... \
- *	min=... max=... peak_waiting=... others=... runs=5
+ *	min=... max=... peak_waiting=... others=... runs=5 full=0
  *
  * updates/s is the median over the runs, min/max the extremes;
  * peak_waiting the most blocks retired and not yet freed at once over
  * the runs (sampled every millisecond, and for free_rcu also the
  * library's exact peak of blocks handed to call_rcu); others the most
- * CPU, in cores, that other processes used during a run.  Between runs
- * rculist_rcu_barrier() frees everything, untimed.
+ * CPU, in cores, that other processes used during a run; full the
+ * -ENOSPC returns over all runs (dq; 0 for the others).  Between runs
+ * everything is freed, untimed.  Then one line per updater count, the
+ * ratios of the medians (same run):
  *
+ *   reclaim-ratio: flavor=memb updaters=1 call_rcu/urcu=... \
+ *	free_rcu/urcu=... dq/free_rcu=...
+  *
  * With -s, then two runs of a reader stalled inside its section while 2
  * updaters replace and retire 256-byte elements flat out
  * (tests/torture/limit_run.h): STALL_SECONDS with rculist_reclaim_set_limit(
@@ -37,6 +48,9 @@
  *
  * Compiled once; the flavour is whatever library the binary links.
  */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,14 +73,40 @@ struct elem {
 	char payload[40];
 };
 
-enum impl { FREE_RCU, CALL_RCU };
-static const char *const impl_name[] = { "free_rcu", "call_rcu" };
+enum impl { FREE_RCU, CALL_RCU, URCU_CALL_RCU, DQ, IMPLS };
+static const char *const impl_name[] = { "free_rcu", "call_rcu",
+					 "urcu_call_rcu", "dq" };
 
-/* One updater's counter, alone on its cache line. */
+#define DQ_CAPACITY 4096
+/* The dq updater reclaims up to DQ_RECLAIM every DQ_EVERY enqueues. */
+#define DQ_EVERY   16
+#define DQ_RECLAIM 32
+
+/* One updater's counters and queue, alone on a cache line. */
 static struct {
-	unsigned long done;
-	char pad[64 - sizeof(unsigned long)];
+	unsigned long done, full;
+	struct rculist_dq *dq;
+	char pad[64 - 2 * sizeof(unsigned long) - sizeof(void *)];
 } upd[MAX_UPDATERS];
+
+/* liburcu's call_rcu() and rcu_barrier() of the flavour rculist links. */
+static void (*urcu_call_rcu)(struct rcu_head *head,
+			     void (*func)(struct rcu_head *head));
+static void (*urcu_barrier)(void);
+
+static void *flavor_symbol(const char *op)
+{
+	char name[64];
+	void *fn;
+
+	snprintf(name, sizeof(name), "urcu_%s_%s", rculist_flavor_name(), op);
+	fn = dlsym(RTLD_DEFAULT, name);
+	if (!fn) {
+		fprintf(stderr, "reclaim: %s not found\n", name);
+		exit(1);
+	}
+	return fn;
+}
 
 static int stop;
 static unsigned long callbacks_run;
@@ -74,6 +114,13 @@ static unsigned long callbacks_run;
 static void free_elem(struct rcu_head *head)
 {
 	free(rculist__container_of(head, struct elem, rcu));
+	__atomic_fetch_add(&callbacks_run, 1, __ATOMIC_RELAXED);
+}
+
+static void dq_free(void *arg, void *ptr)
+{
+	(void)arg;
+	free(ptr);
 	__atomic_fetch_add(&callbacks_run, 1, __ATOMIC_RELAXED);
 }
 
@@ -85,7 +132,8 @@ struct updater_arg {
 static void *updater(void *p)
 {
 	const struct updater_arg *a = p;
-	unsigned long n = 0;
+	struct rculist_dq *dq = upd[a->id].dq;
+	unsigned long n = 0, full = 0;
 	struct elem *e;
 
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
@@ -94,14 +142,29 @@ static void *updater(void *p)
 			abort();
 		e->key = (long)n;
 		memset(e->payload, 0x5a, sizeof(e->payload));
-		if (a->impl == FREE_RCU)
+		switch (a->impl) {
+		case FREE_RCU:
 			rculist_free_rcu(e, rcu);
-		else
+			break;
+		case CALL_RCU:
 			rculist_call_rcu(&e->rcu, free_elem);
+			break;
+		case URCU_CALL_RCU:
+			urcu_call_rcu(&e->rcu, free_elem);
+			break;
+		default:
+			while (rculist_dq_enqueue(dq, e) == -ENOSPC) {
+				full++;
+				rculist_synchronize_rcu();
+			}
+			if (!(n % DQ_EVERY))
+				rculist_dq_reclaim(dq, DQ_RECLAIM);
+		}
 		if (!(++n % 64))
 			__atomic_store_n(&upd[a->id].done, n, __ATOMIC_RELAXED);
 	}
 	__atomic_store_n(&upd[a->id].done, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&upd[a->id].full, full, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -125,7 +188,7 @@ static unsigned long waiting(enum impl impl, int updaters)
 
 struct sample {
 	double rate, others;
-	unsigned long peak;
+	unsigned long peak, full;
 };
 
 static struct sample run(enum impl impl, int updaters, double seconds)
@@ -133,7 +196,7 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 	struct updater_arg args[MAX_UPDATERS];
 	pthread_t tid[MAX_UPDATERS];
 	struct rculist__reclaim_stats st;
-	struct sample s = { 0, 0, 0 };
+	struct sample s = { 0, 0, 0, 0 };
 	double t0, t1, busy0, self0;
 	unsigned long total = 0, w;
 	const struct timespec ms = { 0, 1000000 };
@@ -146,7 +209,7 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 	self0 = bench_self_cpu();
 	t0 = bench_now();
 	for (i = 0; i < updaters; i++) {
-		upd[i].done = 0;
+		upd[i].done = upd[i].full = 0;
 		args[i] = (struct updater_arg){ impl, i };
 		if (pthread_create(&tid[i], NULL, updater, &args[i])) {
 			perror("pthread_create");
@@ -163,16 +226,26 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 	for (i = 0; i < updaters; i++) {
 		pthread_join(tid[i], NULL);
 		total += upd[i].done;
+		s.full += upd[i].full;
 	}
 	t1 = bench_now();
 	s.rate = (double)total / (t1 - t0);
-	s.others = ((bench_machine_busy() - busy0) - (bench_self_cpu() - self0)) / (t1 - t0);
+	s.others = ((bench_machine_busy() - busy0) - (bench_self_cpu() - self0)) /
+		   (t1 - t0);
 	if (s.others < 0)
 		s.others = 0;
 	if (impl == FREE_RCU) {
 		rculist__reclaim_get_stats(&st, 0);
 		if (st.handed_peak > s.peak)
 			s.peak = st.handed_peak;
+	}
+	/* Untimed: free what waits. */
+	if (impl == URCU_CALL_RCU) {
+		urcu_barrier();
+	} else if (impl == DQ) {
+		rculist_synchronize_rcu();
+		for (i = 0; i < updaters; i++)
+			rculist_dq_reclaim(upd[i].dq, ~0UL);
 	}
 	rculist_rcu_barrier();
 	return s;
@@ -211,7 +284,9 @@ static void stall_run(unsigned long limit, double seconds)
 int main(int argc, char **argv)
 {
 	static const int nupd[] = { 1, 2 };
-	struct sample s[2][2][MAX_RUNS];
+	static struct sample s[IMPLS][2][MAX_RUNS];
+	double median[IMPLS][2];
+	unsigned long full;
 	const char *quick = getenv("BENCH_QUICK"),
 		   *scale_env = getenv("BENCH_SCALE");
 	double seconds = quick && !strcmp(quick, "1") ? 0.05 : 0.5, v[MAX_RUNS];
@@ -245,13 +320,23 @@ int main(int argc, char **argv)
 			MAX_RUNS);
 		return 2;
 	}
+	urcu_call_rcu = flavor_symbol("call_rcu");
+	urcu_barrier = flavor_symbol("barrier");
+	for (u = 0; u < MAX_UPDATERS; u++) {
+		upd[u].dq = rculist_dq_create(DQ_CAPACITY, dq_free, NULL);
+		if (!upd[u].dq) {
+			perror("rculist_dq_create");
+			return 1;
+		}
+	}
 	for (r = 0; r < runs; r++)
 		for (u = 0; u < 2; u++)
-			for (i = 0; i < 2; i++)
+			for (i = 0; i < IMPLS; i++)
 				s[i][u][r] = run((enum impl)i, nupd[u], seconds);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < IMPLS; i++) {
 		for (u = 0; u < 2; u++) {
 			peak = 0;
+			full = 0;
 			others = 0;
 			for (k = 0; k < runs; k++) {
 				v[k] = s[i][u][k].rate;
@@ -259,19 +344,30 @@ int main(int argc, char **argv)
 					peak = s[i][u][k].peak;
 				if (s[i][u][k].others > others)
 					others = s[i][u][k].others;
+				full += s[i][u][k].full;
 			}
 			qsort(v, (size_t)runs, sizeof(v[0]), bench_cmp_double);
-			print_si(med, sizeof(med),
-				 runs % 2 ? v[runs / 2] :
-					    (v[runs / 2 - 1] + v[runs / 2]) / 2);
+			median[i][u] =
+				runs % 2 ? v[runs / 2] :
+					   (v[runs / 2 - 1] + v[runs / 2]) / 2;
+			print_si(med, sizeof(med), median[i][u]);
 			print_si(lo, sizeof(lo), v[0]);
 			print_si(hi, sizeof(hi), v[runs - 1]);
 			printf("reclaim: impl=%s flavor=%s updaters=%d updates/s=%s "
-			       "min=%s max=%s peak_waiting=%lu others=%.2f runs=%d\n",
+			       "min=%s max=%s peak_waiting=%lu others=%.2f runs=%d full=%lu\n",
 			       impl_name[i], rculist_flavor_name(), nupd[u],
-			       med, lo, hi, peak, others, runs);
+			       med, lo, hi, peak, others, runs, full);
 		}
 	}
+	for (u = 0; u < 2; u++)
+		printf("reclaim-ratio: flavor=%s updaters=%d call_rcu/urcu=%.2f "
+		       "free_rcu/urcu=%.2f dq/free_rcu=%.2f\n",
+		       rculist_flavor_name(), nupd[u],
+		       median[CALL_RCU][u] / median[URCU_CALL_RCU][u],
+		       median[FREE_RCU][u] / median[URCU_CALL_RCU][u],
+		       median[DQ][u] / median[FREE_RCU][u]);
+	for (u = 0; u < MAX_UPDATERS; u++)
+		rculist_dq_destroy(upd[u].dq);
 	fflush(stdout);
 	if (stall > 0) {
 		stall_run(limit, stall);

@@ -22,7 +22,12 @@
  * frees the DONE batches and sends the open batch through the sweep
  * slot, to be freed by the callback.  The owner hands its open batch off when it holds BATCH
  * blocks, or at once when nothing of its own is in flight.  Together:
- * no block waits for ever, whether its thread goes on, idles or exits.
+ * no block waits for ever, whether its thread goes on, idles or exits,
+ * as long as a state has more slots than threads that claim its DONE
+ * slots at once (its owner, the sweeper, each rculist_rcu_barrier()):
+ * tests/model/reclaim.pml checks the hand-offs, the probe and sweep, the
+ * barrier and fork, and with a single slot finds an idle owner's open
+ * batch left behind while a barrier holds the slot.
  *
  * Never blocks: like call_rcu(), rculist_free_rcu() is callable inside
  * read-side critical sections and never waits for a grace period.  A

@@ -737,3 +737,155 @@ Test(reclaim, fork_during_first_frees, .timeout = 120)
 		     forks, last);
 	check_no_leak(baseline, "threads that freed across forks");
 }
+
+/*
+ * A thread that queues blocks and then goes idle, neither freeing again
+ * nor exiting, with no barrier anywhere: its open batch is still sent
+ * and freed within a bound (the last callback of its state sends a probe
+ * round; the probe finds no hand-off and sweeps the open batch).  The
+ * bound is generous (IDLE_BOUND_MS): the sweep takes a few grace periods
+ * and liburcu's call_rcu thread sleeps 10 ms between batches.
+ */
+#define IDLE_BOUND_MS 10000
+#define IDLE_ROUNDS   3
+
+static struct {
+	long blocks;
+	int queued, leave;
+} idle;
+
+static int idle_queued(void)
+{
+	return __atomic_load_n(&idle.queued, __ATOMIC_ACQUIRE);
+}
+
+static int idle_may_leave(void)
+{
+	return __atomic_load_n(&idle.leave, __ATOMIC_ACQUIRE);
+}
+
+static void *queue_then_idle(void *arg)
+{
+	(void)arg;
+	free_rcu_small(idle.blocks);
+	__atomic_store_n(&idle.queued, 1, __ATOMIC_RELEASE);
+	/* Idle: no rculist call until told to leave. */
+	while (!wait_until(idle_may_leave, 1000))
+		;
+	return NULL;
+}
+
+static unsigned long idle_target;
+
+static int idle_blocks_freed(void)
+{
+	return reclaim_stats().freed >= idle_target;
+}
+
+Test(reclaim, idle_threads_open_batch_freed_without_a_barrier)
+{
+	long baseline = warm_baseline();
+	unsigned long before;
+	pthread_t tid;
+	int r;
+
+	/* One block handed off at once, the rest left in the open batch. */
+	idle.blocks = (long)reclaim_stats().batch / 2;
+	for (r = 0; r < IDLE_ROUNDS; r++) {
+		idle.queued = idle.leave = 0;
+		before = reclaim_stats().freed;
+		idle_target = before + (unsigned long)idle.blocks;
+		cr_assert_eq(pthread_create(&tid, NULL, queue_then_idle, NULL),
+			     0);
+		cr_assert(wait_until(idle_queued, IDLE_BOUND_MS),
+			  "round %d: no progress: the thread did not queue its "
+			  "blocks within %d ms",
+			  r, IDLE_BOUND_MS);
+		cr_assert(wait_until(idle_blocks_freed, IDLE_BOUND_MS),
+			  "round %d: no progress: %lu of %ld blocks of an idle "
+			  "thread freed after %d ms, no barrier called",
+			  r, reclaim_stats().freed - before, idle.blocks,
+			  IDLE_BOUND_MS);
+		__atomic_store_n(&idle.leave, 1, __ATOMIC_RELEASE);
+		cr_assert_eq(pthread_join(tid, NULL), 0);
+	}
+	check_no_leak(baseline, "idle threads");
+}
+
+/*
+ * rculist_rcu_barrier() against a thread that frees flat out (a hand-off
+ * every batch, each freeing the thread's DONE slots, racing the
+ * barrier's own claims): every block it had queued when the barrier
+ * was called is freed when it returns.  (Two such threads on 2 CPUs
+ * made each barrier take 200 ms and caught the planted early return
+ * less often than one.)  Each thread counts its calls
+ * that returned; the library counts the blocks freed
+ * (rculist__reclaim_get_stats(), after each batch's frees), and only
+ * these threads queue meanwhile.
+ */
+#define FLAT_BARRIERS 300
+#define FLAT_SECONDS  8 /* fewer barriers if they take longer */
+#define FLAT_THREADS  1
+
+static struct {
+	unsigned long returned[FLAT_THREADS];
+	int stop;
+} flat;
+
+static void *free_flat_out(void *arg)
+{
+	unsigned long *returned = arg;
+	struct blk_head_first *a;
+
+	while (!__atomic_load_n(&flat.stop, __ATOMIC_ACQUIRE)) {
+		a = malloc(sizeof(*a));
+		if (!a)
+			abort();
+		a->canary = CANARY;
+		rculist_free_rcu(a, rcu);
+		__atomic_store_n(returned, *returned + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+Test(reclaim, rcu_barrier_frees_every_block_queued_before_it, .timeout = 60)
+{
+	long baseline = warm_baseline();
+	unsigned long base, queued, freed;
+	pthread_t tid[FLAT_THREADS];
+	struct timespec t0, t1;
+	int i, t, early = 0;
+
+	base = reclaim_stats().freed;
+	for (t = 0; t < FLAT_THREADS; t++)
+		cr_assert_eq(pthread_create(&tid[t], NULL, free_flat_out,
+					    &flat.returned[t]),
+			     0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < FLAT_BARRIERS; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (t1.tv_sec - t0.tv_sec >= FLAT_SECONDS)
+			break;
+		queued = 0;
+		for (t = 0; t < FLAT_THREADS; t++)
+			queued += __atomic_load_n(&flat.returned[t],
+						  __ATOMIC_ACQUIRE);
+		rculist_rcu_barrier();
+		freed = reclaim_stats().freed - base;
+		if (freed < queued) {
+			cr_log_error("barrier %d returned with %lu of the %lu "
+				     "blocks queued before it not freed",
+				     i, queued - freed, queued);
+			early++;
+		}
+	}
+	__atomic_store_n(&flat.stop, 1, __ATOMIC_RELEASE);
+	for (t = 0; t < FLAT_THREADS; t++)
+		cr_assert_eq(pthread_join(tid[t], NULL), 0);
+	cr_log_info("%d barriers", i);
+	cr_assert_eq(early, 0,
+		     "%d of %d barriers returned before a block queued before "
+		     "them was freed",
+		     early, i);
+	check_no_leak(baseline, "a thread freeing flat out");
+}
