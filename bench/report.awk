@@ -91,7 +91,7 @@ function closing_table(    i, f, s, rd, r2) {
 	print " 2 readers: issue 28 wants xurcu >= 0.95 for memb, qsbr and bp)"
 }
 # bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P
-function reclaim_table(    line, kv, rk, rate, peak, any, i, f, a, b, c) {
+function reclaim_table(    line, kv, rk, rate, peak, any, i, f, u, a, b, c, d) {
 	while ((getline line < reclaim) > 0) {
 		if (line !~ /^reclaim: /)
 			continue
@@ -103,19 +103,29 @@ function reclaim_table(    line, kv, rk, rate, peak, any, i, f, a, b, c) {
 	}
 	if (!any)
 		return
-	print "\nReclamation (bench-reclaim): M updates/s of updaters that allocate an element and retire it,"
-	print "each by rculist_free_rcu() or by rculist_call_rcu(); x: free_rcu's 2 updaters over its 1 and"
-	print "over call_rcu's 2; peak: most blocks waiting for a grace period at once (free_rcu, 2 updaters)"
-	printf "\n%-6s %11s %11s %6s %11s %10s %10s\n", "flavor", "free_rcu:1", \
-		"free_rcu:2", "x1", "call_rcu:2", "xcall_rcu", "peak"
+	print "\nReclamation (bench-reclaim): M updates/s of updaters that allocate a 64-byte element and"
+	print "retire it by rculist_free_rcu(), rculist_call_rcu() (callback frees), liburcu's own call_rcu()"
+	print "(callback frees) or the defer queue (enqueue, and reclaim in the same loop); issue 28 wants"
+	print "call/urcu >= 1.0, free/urcu >= 1.5, dq/free >= 0.8; peak: most blocks waiting (free_rcu)"
+	printf "\n%-6s %2s %9s %9s %9s %9s %10s %10s %8s %9s\n", "flavor", "up", "free_rcu", \
+		"call_rcu", "urcu_call", "dq", "call/urcu", "free/urcu", "dq/free", "peak"
 	for (i = 1; i <= n; i++) {
 		f = fl[i]
-		a = "free_rcu," f ",1"; b = "free_rcu," f ",2"; c = "call_rcu," f ",2"
-		if (!(b in rate))
-			continue
-		printf "%-6s %11.2f %11.2f %5.2fx %11.2f %9.2fx %10d\n", f, rate[a] / 1e6, \
-			rate[b] / 1e6, rate[b] / rate[a], rate[c] / 1e6, rate[b] / rate[c], peak[b]
+		for (u = 1; u <= 2; u++) {
+			a = "free_rcu," f "," u; b = "call_rcu," f "," u
+			c = "urcu_call_rcu," f "," u; d = "dq," f "," u
+			if (!(a in rate))
+				continue
+			printf "%-6s %2d %9.2f %9.2f %9.2f %9.2f %9.2fx %9.2fx %7.2fx %9d\n", f, u, \
+				rate[a] / 1e6, rate[b] / 1e6, rate[c] / 1e6, rate[d] / 1e6, \
+				rate_ratio(rate[b], rate[c]), rate_ratio(rate[a], rate[c]), \
+				rate_ratio(rate[d], rate[a]), peak[a]
+		}
 	}
+}
+# a / b of two plain numbers, 0 when b is missing.
+function rate_ratio(a, b) {
+	return b > 0 ? a / b : 0
 }
 # bench-full's stalled reader: reclaim-stall: flavor=F limit=L seconds=S peak=P ...
 function stall_table(    line, stall, nstall, kv, i) {
