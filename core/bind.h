@@ -49,11 +49,6 @@
 /* No grace-period counter: 0, as every thread's rculist__qs_ctr stays. */
 static const unsigned long rculist__no_gp;
 #endif
-struct rculist__read_side {
-	int lock_calls;
-	const unsigned long *qs_gp;
-};
-extern const struct rculist__read_side rculist__read_side;
 const struct rculist__read_side rculist__read_side = {
 	.lock_calls = !RCULIST__QSBR,
 #if RCULIST__QSBR
@@ -83,8 +78,12 @@ static struct rculist__read_side_v2 rculist__rs_own = {
 #endif
 	.owner = &rculist__rs_own,
 };
+/*
+ * Programs name it in assembly (<rculist/read_side.h>): kept under its
+ * name by link-time optimisation too.
+ */
 extern const struct rculist__read_side_v2 rculist__read_side_v2
-	__attribute__((alias("rculist__rs_own")));
+	__attribute__((alias("rculist__rs_own"), used, externally_visible));
 
 /*
  * What the inline code assumes of liburcu's reader, checked against the

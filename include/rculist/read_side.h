@@ -94,6 +94,16 @@ struct rculist__read_side_v2 {
 	const void *owner;	    /* the library's own copy */
 };
 extern const struct rculist__read_side_v2 rculist__read_side_v2;
+/*
+ * What programs compiled against rculist 1.0's <rculist/read_side.h> read
+ * instead (whether lock and unlock call the library; qsbr's counter):
+ * still exported for them, read by nothing here.
+ */
+struct rculist__read_side {
+	int lock_calls;
+	const unsigned long *qs_gp;
+};
+extern const struct rculist__read_side rculist__read_side;
 /* Wakes the grace period waiting on the futex (a library call). */
 void rculist__read_side_wake(void);
 /*
@@ -156,7 +166,8 @@ RCULIST__END_DECLS
  * relative where the compiler has the address space (C on x86-64), from
  * the thread pointer otherwise.
  */
-#if RCULIST__RS_INLINE && defined(__SEG_FS) && !defined(__cplusplus)
+#if RCULIST__RS_INLINE && defined(__SEG_FS) && !defined(__cplusplus) && \
+	!defined(__STRICT_ANSI__)
 typedef volatile unsigned long __seg_fs rculist__rs_tls_word;
 #define RCULIST__RS_TLS(off) ((rculist__rs_tls_word *)(off))
 #else
@@ -173,7 +184,8 @@ typedef volatile unsigned long rculist__rs_tls_word;
  */
 static inline void rculist__rs_fenced_store(unsigned long off, unsigned long v)
 {
-#if defined(__x86_64__) && defined(__SEG_FS) && !defined(__cplusplus)
+#if defined(__x86_64__) && defined(__SEG_FS) && !defined(__cplusplus) && \
+	!defined(__STRICT_ANSI__)
 	__asm__ __volatile__("xchgq %0, %%fs:(%1)"
 			     : "+r"(v)
 			     : "r"(off)
@@ -234,37 +246,30 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
  * kind, or on (memb): on x86-64 one comparison in memory and three jumps,
  * qsbr costing two instructions, bp three, memb four (and no jump back).
  */
-#if RCULIST__RS_INLINE && defined(__x86_64__) && \
-	(!defined(__PIC__) || defined(__PIE__))
-/* The kind compared in memory: no register, no load of its own. */
-#define RCULIST__RS_DISPATCH(kind, qsbr, bp, other)              \
-	__asm__ goto("cmpq %0, rculist__read_side_v2(%%rip)\n\t" \
-		     "je %l[" #qsbr "]\n\t"                      \
-		     "jb %l[" #bp "]\n\t"                        \
-		     "jl %l[" #other "]"                         \
-		     :                                           \
-		     : "i"(RCULIST__RS_QSBR)                     \
-		     : "cc"                                      \
-		     : qsbr, bp, other)
-#elif RCULIST__RS_INLINE && defined(__x86_64__)
-#define RCULIST__RS_DISPATCH(kind, qsbr, bp, other)     \
-	__asm__ goto("cmpq %1, %0\n\t"                  \
-		     "je %l[" #qsbr "]\n\t"             \
-		     "jb %l[" #bp "]\n\t"               \
-		     "jl %l[" #other "]"                \
-		     :                                  \
-		     : "r"(kind), "i"(RCULIST__RS_QSBR) \
-		     : "cc"                             \
+#if RCULIST__RS_INLINE && defined(__x86_64__)
+/*
+ * The kind compared in memory: no register, no load of its own.  A
+ * memory operand, not the name in the text: link-time optimisation then
+ * sees the reference (and keeps the symbol for RCULIST__RS_WORD's).
+ */
+#define RCULIST__RS_DISPATCH(k_, qsbr, bp, other)                             \
+	__asm__ goto("cmpq %1, %0\n\t"                                        \
+		     "je %l[" #qsbr "]\n\t"                                   \
+		     "jb %l[" #bp "]\n\t"                                     \
+		     "jl %l[" #other "]"                                      \
+		     :                                                        \
+		     : "m"(rculist__read_side_v2.kind), "i"(RCULIST__RS_QSBR) \
+		     : "cc"                                                   \
 		     : qsbr, bp, other)
 #else
-#define RCULIST__RS_DISPATCH(kind, qsbr, bp, other) \
-	do {                                        \
-		if ((kind) == RCULIST__RS_QSBR)     \
-			goto qsbr;                  \
-		if ((kind) == RCULIST__RS_BP)       \
-			goto bp;                    \
-		if ((kind) != RCULIST__RS_MEMB)     \
-			goto other;                 \
+#define RCULIST__RS_DISPATCH(k_, qsbr, bp, other) \
+	do {                                      \
+		if ((k_) == RCULIST__RS_QSBR)     \
+			goto qsbr;                \
+		if ((k_) == RCULIST__RS_BP)       \
+			goto bp;                  \
+		if ((k_) != RCULIST__RS_MEMB)     \
+			goto other;               \
 	} while (0)
 #endif
 
@@ -272,7 +277,7 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
  * Declared to clang's thread-safety analysis as the library's calls: the
  * tests of the kind would otherwise hide the section from it.
  */
-static inline void
+static inline __attribute__((always_inline)) void
 rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 {
 	volatile unsigned long *ctr;
@@ -306,7 +311,7 @@ other:
 					sizeof(unsigned long)) == -1, \
 			 0)
 
-static inline void
+static inline __attribute__((always_inline)) void
 rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 {
 	unsigned long off, tmp;
@@ -360,7 +365,8 @@ other:
  * states: the other flavours stop at the test of the kind (or call the
  * library, which does nothing, until it is loaded).
  */
-static inline void rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
+static inline __attribute__((always_inline)) void
+rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
 {
 	unsigned long kind = RCULIST__RS_KIND();
 
