@@ -82,8 +82,13 @@ static struct rculist__read_side_v2 rculist__rs_own = {
  * Programs name it in assembly (<rculist/read_side.h>): kept under its
  * name by link-time optimisation too.
  */
+#ifdef __clang__
+#define RCULIST__RS_VISIBLE used
+#else
+#define RCULIST__RS_VISIBLE used, externally_visible
+#endif
 extern const struct rculist__read_side_v2 rculist__read_side_v2
-	__attribute__((alias("rculist__rs_own"), used, externally_visible));
+	__attribute__((alias("rculist__rs_own"), RCULIST__RS_VISIBLE));
 
 /*
  * What the inline code assumes of liburcu's reader, checked against the
