@@ -87,15 +87,14 @@ void rculist_quiescent_state(void)
 
 static int failed;
 
-#define CHECK(cond, ...)                                          \
-	do {                                                      \
-		if (!(cond)) {                                    \
-			fprintf(stderr, "calls %s: ",             \
-				rculist_flavor_name());           \
-			fprintf(stderr, __VA_ARGS__);             \
-			fputc('\n', stderr);                      \
-			failed = 1;                               \
-		}                                                 \
+#define CHECK(cond, ...)                                                      \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			fprintf(stderr, "calls %s: ", rculist_flavor_name()); \
+			fprintf(stderr, __VA_ARGS__);                         \
+			fputc('\n', stderr);                                  \
+			failed = 1;                                           \
+		}                                                             \
 	} while (0)
 
 /* Nested sections through the wrappers, seen by the library. */
@@ -106,8 +105,7 @@ static void sections(const char *who)
 	for (int i = 0; i < ROUNDS; i++) {
 		rculist_read_lock();
 		rculist_read_lock();
-		CHECK(rculist_read_ongoing(), "%s: not in a nested section",
-		      who);
+		CHECK(rculist_read_ongoing(), "%s: not in a nested section", who);
 		rculist_read_unlock();
 		CHECK(rculist_read_ongoing(), "%s: not in the outer section",
 		      who);
@@ -179,8 +177,9 @@ static void wake_up(void)
 		usleep(1000);
 	}
 	if (ms == 5000) {
-		fprintf(stderr, "calls %s: no progress: the grace period was "
-				"not woken by the reader's unlock in 5 s\n",
+		fprintf(stderr,
+			"calls %s: no progress: the grace period was "
+			"not woken by the reader's unlock in 5 s\n",
 			rculist_flavor_name());
 		exit(1);
 	}
@@ -215,8 +214,7 @@ int main(void)
 	qs_calls = 0;
 	for (int i = 0; i < ROUNDS; i++)
 		rculist_quiescent_state();
-	CHECK(qs_calls <= 1, "%lu calls of rculist_quiescent_state",
-	      qs_calls);
+	CHECK(qs_calls <= 1, "%lu calls of rculist_quiescent_state", qs_calls);
 	rculist_synchronize_rcu();
 	qs_calls = 0;
 	rculist_quiescent_state();
