@@ -41,10 +41,13 @@
 /*
  * Inline where the thread pointer is known to the compiler and the
  * description is read in assembly (below); ThreadSanitizer sees the
- * library's calls instead.
+ * library's calls instead.  So does a program that defines RCULIST_LTO
+ * because it is linked with -flto against librculist-<flavour>.a: there
+ * the library's own read side (liburcu's code, no dispatch) is inlined at
+ * link time.
  */
 #if (defined(__x86_64__) || defined(__aarch64__)) && \
-	!defined(__SANITIZE_THREAD__)
+	!defined(__SANITIZE_THREAD__) && !defined(RCULIST_LTO)
 #define RCULIST__RS_INLINE 1
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
