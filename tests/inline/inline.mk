@@ -16,6 +16,9 @@ CHECKS += check-inline
 INLINE_B := $(B)/inline
 INLINE_TORTURE_SECONDS ?= 1
 INLINE_CALLS  := $(foreach f,$(FLAVORS),$(INLINE_B)/$(f)/calls)
+# tests/torture/torture.mk's object (its TORTURE_OBJ, defined after this
+# fragment is read).
+INLINE_TORTURE_OBJ := $(B)/torture/torture.o
 INLINE_STATIC := $(foreach f,$(FLAVORS),$(INLINE_B)/$(f)/torture-static)
 
 $(INLINE_B)/calls.o: tests/inline/calls.c | $(B)/.deps
@@ -29,10 +32,10 @@ $(INLINE_B)/%/calls: $(INLINE_B)/calls.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) \
 		-lrculist-$* -lpthread -ldl
 
-$(INLINE_B)/%/torture-static: $(TORTURE_OBJ) $(LIBDIR_B)/librculist-%.a
+$(INLINE_B)/%/torture-static: $(INLINE_TORTURE_OBJ) $(LIBDIR_B)/librculist-%.a
 	$(call quiet,LD,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(LDFLAGS) -static -o $@ $(TORTURE_OBJ) $(call lib_a,$*) \
+	$(Q)$(CC) $(LDFLAGS) -static -o $@ $(INLINE_TORTURE_OBJ) $(call lib_a,$*) \
 		$(call pkg,--static --libs liburcu-$*) -lpthread -ldl
 
 .PHONY: check-inline
