@@ -151,7 +151,7 @@ $(BENCH_B)/%/bench: $(BENCH_NEUTRAL) $(call bench_flavor_objs,%) \
 $(BENCH_O)/rlto.o: bench/rl.c | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(BENCH_CC) -flto -DBENCH_RL_LTO -c $< -o $@
+	$(Q)$(BENCH_CC) -flto -DBENCH_RL_LTO -DRCULIST_LTO -c $< -o $@
 
 # --static, linked with -flto: everything linked in, liburcu too.  The
 # objects compiled without -flto call the library ("rculist": the static

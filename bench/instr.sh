@@ -67,7 +67,7 @@ END {
 		if (r == "") continue
 		printf "%-12s %-20s %7.2f %7.2f  %5.3fx\n", lb, op[o], r, u, u ? r / u : 0
 	}
-	print "\nTargets: read-side overhead ratio rculist <= 1.5 (memb) 1.6 (bp) 2.2 (qsbr), rculist-inline <= 1.05,"
+	print "\nTargets: read-side overhead ratio rculist (default link) <= 1.10, rculist-inline <= 1.05,"
 	print "rculist-lto (static binary, linked with -flto) <= 1.00; traversal per element (list1024) and"
 	print "update operations <= 1.05 / 1.02 of liburcu."
 }' "$dir/instructions.csv"

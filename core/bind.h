@@ -13,6 +13,8 @@
  *   RCULIST__REGISTERS   1 if reader threads must register
  *   RCULIST__FORK_HOOKS  1 if liburcu has urcu_<flavour>_before_fork()
  *                        and its pair (optional, default 0)
+ *   RCULIST__MEMBARRIER  1 if liburcu has urcu_<flavour>_has_sys_membarrier
+ *                        (optional, default 0)
  *
  * and includes this file.  Nothing below names a flavour.
  *
@@ -25,6 +27,10 @@
 #ifndef RCULIST_CORE_BIND_H
 #define RCULIST_CORE_BIND_H
 
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -38,7 +44,8 @@
 #undef rculist_quiescent_state
 
 /*
- * What programs' inline read side reads (<rculist/read_side.h>): whether
+ * The read side's description that programs compiled before the inline
+ * read side (rculist__read_side_v2) read, kept for them: whether
  * read_lock/unlock do anything, and qsbr's grace-period counter, which
  * rculist_quiescent_state() compares with the thread's own counter as the
  * library last stored it (rculist__qs_ctr, kept by every call below that
@@ -57,6 +64,209 @@ const struct rculist__read_side rculist__read_side = {
 #endif
 };
 __thread unsigned long rculist__qs_ctr;
+
+/*
+ * The inline read side's description (<rculist/read_side.h>): filled at
+ * load time by rculist__read_side_init() below, in this library and in
+ * the program's copy of it (a copy relocation: -Bsymbolic binds this
+ * library's own accesses to its own object).  Until then its kind says
+ * to call the library.  Defined writable, declared const to programs.
+ */
+#ifndef RCULIST__MEMBARRIER
+#define RCULIST__MEMBARRIER 0 /* liburcu has <flavour>_has_sys_membarrier */
+#endif
+static struct rculist__read_side_v2 rculist__rs_own = {
+	.kind = RCULIST__RS_CALL,
+#if RCULIST__QSBR
+	.qs_gp = &RCULIST__URCU(gp).ctr,
+#else
+	.qs_gp = &rculist__no_gp,
+#endif
+	.owner = &rculist__rs_own,
+};
+/*
+ * Programs name it in assembly (<rculist/read_side.h>): kept under its
+ * name by link-time optimisation too.
+ */
+#ifdef __clang__
+#define RCULIST__RS_VISIBLE used
+#else
+#define RCULIST__RS_VISIBLE used, externally_visible
+#endif
+extern const struct rculist__read_side_v2 rculist__read_side_v2
+	__attribute__((alias("rculist__rs_own"), RCULIST__RS_VISIBLE));
+
+/*
+ * What the inline code assumes of liburcu's reader, checked against the
+ * headers this library is built with; rculist__read_side_init() checks it
+ * again against the liburcu loaded.
+ */
+#if !RCULIST__QSBR
+#if RCULIST__REGISTERS
+typedef __typeof__(URCU_TLS(RCULIST__URCU(reader))) rculist__urcu_reader;
+#define RCULIST__URCU_NEST  URCU_GP_CTR_NEST_MASK
+#define RCULIST__URCU_COUNT URCU_GP_COUNT
+_Static_assert(__builtin_types_compatible_p(__typeof__(RCULIST__URCU(gp).futex),
+					    int32_t) &&
+		       sizeof(int32_t) == sizeof(int) &&
+		       offsetof(__typeof__(RCULIST__URCU(gp)), futex) ==
+			       sizeof(unsigned long) &&
+		       offsetof(__typeof__(RCULIST__URCU(gp)), ctr) == 0,
+	       "liburcu's grace-period futex is not an int after its counter");
+#else
+typedef __typeof__(*URCU_TLS(RCULIST__URCU(reader))) rculist__urcu_reader;
+#define RCULIST__URCU_NEST  URCU_BP_GP_CTR_NEST_MASK
+#define RCULIST__URCU_COUNT URCU_BP_GP_COUNT
+#endif
+_Static_assert(offsetof(rculist__urcu_reader, ctr) == 0 &&
+		       __builtin_types_compatible_p(
+			       __typeof__(((rculist__urcu_reader *)0)->ctr),
+			       unsigned long),
+	       "liburcu's reader counter is not an unsigned long at offset 0");
+_Static_assert(__builtin_types_compatible_p(__typeof__(RCULIST__URCU(gp).ctr),
+					    unsigned long),
+	       "liburcu's grace-period counter is not an unsigned long");
+_Static_assert(RCULIST__URCU_NEST == RCULIST__RS_NEST && RCULIST__URCU_COUNT == 1,
+	       "liburcu's reader counter nests otherwise");
+
+/* liburcu's own read side, out of line: what the load-time check runs. */
+void rculist__urcu_lock_fn(void) __asm__(
+	"urcu_" RCULIST__STR(RCULIST__FLAVOR) "_read_lock");
+void rculist__urcu_unlock_fn(void) __asm__(
+	"urcu_" RCULIST__STR(RCULIST__FLAVOR) "_read_unlock");
+
+static unsigned long *rculist__rs_counter(const struct rculist__read_side_v2 *d)
+{
+	char *tp = __builtin_thread_pointer();
+
+#if RCULIST__REGISTERS
+	return (unsigned long *)(tp + d->reader);
+#else
+	unsigned long *slot;
+
+	memcpy(&slot, tp + d->reader, sizeof(slot));
+	return slot;
+#endif
+}
+
+/*
+ * liburcu's out-of-line lock must count one more in the counter the
+ * inline code finds (bp: and register the thread), its unlock one less.
+ */
+static int rculist__rs_check(const struct rculist__read_side_v2 *d)
+{
+	unsigned long *ctr = rculist__rs_counter(d);
+	unsigned long before = ctr ? *ctr & RCULIST__RS_NEST : 0, in, after;
+
+	rculist__urcu_lock_fn();
+	ctr = rculist__rs_counter(d);
+	if (!ctr)
+		return 0;
+	in = *ctr & RCULIST__RS_NEST;
+	rculist__urcu_unlock_fn();
+	after = *ctr & RCULIST__RS_NEST;
+	return in == before + 1 && after == before;
+}
+#endif
+
+/* <dlfcn.h> declares these only to _GNU_SOURCE, which comes too late here. */
+extern void *dlvsym(void *handle, const char *symbol, const char *version);
+#ifndef RTLD_DEFAULT
+#define RTLD_DEFAULT ((void *)0)
+#endif
+#ifndef RTLD_NOLOAD
+#define RTLD_NOLOAD 0x00004
+#endif
+
+/* The program's copy of the description, if it has one. */
+static void *rculist__rs_program_copy(void)
+{
+	const char *name = RCULIST__STR(RCULIST__FLAVOR);
+	char node[32] = "RCULIST_";
+	size_t n = strlen(node);
+	void *(*open)(const char *file, int mode) = NULL;
+	void *sym, *program, *copy;
+
+	for (; *name && n < sizeof(node) - 8; name++)
+		node[n++] = (char)(*name >= 'a' && *name <= 'z' ? *name - 32 :
+								  *name);
+	snprintf(node + n, sizeof(node) - n, "_%d", RCULIST_VERSION_MAJOR);
+	/*
+	 * Looked up in the program's scope: from this -Bsymbolic library,
+	 * RTLD_DEFAULT would find this library's own first.  dlopen() is
+	 * found, not named (see core/pin.c): a static program has no copy.
+	 */
+	sym = dlsym(RTLD_DEFAULT, "dlopen");
+	memcpy(&open, &sym, sizeof(open));
+	program = open ? open(NULL, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+	if (!program)
+		return NULL;
+	copy = dlvsym(program, "rculist__read_side_v2", node);
+	dlclose(program);
+	if (!copy || copy == &rculist__rs_own ||
+	    ((struct rculist__read_side_v2 *)copy)->owner != &rculist__rs_own)
+		return NULL; /* none, or another library's */
+	return copy;
+}
+
+static void rculist__rs_publish(struct rculist__read_side_v2 *to,
+				const struct rculist__read_side_v2 *d)
+{
+	to->reader = d->reader;
+	to->gp = d->gp;
+	__atomic_store_n(&to->kind, d->kind, __ATOMIC_RELEASE);
+}
+
+__attribute__((constructor)) static void rculist__read_side_init(void)
+{
+	struct rculist__read_side_v2 d = rculist__rs_own;
+	void *copy;
+
+#if RCULIST__QSBR
+	d.kind = RCULIST__RS_QSBR;
+#elif RCULIST__RS_INLINE
+#if RCULIST__REGISTERS
+	RCULIST__URCU(init)(); /* decides on sys_membarrier */
+	d.reader = (char *)&URCU_TLS(RCULIST__URCU(reader)) -
+		   (char *)__builtin_thread_pointer();
+#else
+	d.reader = (char *)&URCU_TLS(RCULIST__URCU(reader)) -
+		   (char *)__builtin_thread_pointer();
+#endif
+	d.gp = &RCULIST__URCU(gp).ctr;
+	/* bp: registers the thread, and so initialises liburcu. */
+	if (!rculist__rs_check(&d)) {
+		fprintf(stderr,
+			"rculist: liburcu-%s's reader is not laid out as "
+			"librculist-%s was built for: rebuild rculist against "
+			"the liburcu installed\n",
+			RCULIST__STR(RCULIST__FLAVOR),
+			RCULIST__STR(RCULIST__FLAVOR));
+		abort();
+	}
+#if RCULIST__MEMBARRIER
+	if (!RCULIST__URCU(has_sys_membarrier))
+		d.kind = RCULIST__REGISTERS ? RCULIST__RS_FENCED :
+					      RCULIST__RS_CALL;
+	else
+		d.kind = RCULIST__REGISTERS ? RCULIST__RS_MEMB : RCULIST__RS_BP;
+#else
+	d.kind = RCULIST__RS_FENCED;
+#endif
+#endif
+	copy = rculist__rs_program_copy();
+	rculist__rs_publish(&rculist__rs_own, &d);
+	if (copy)
+		rculist__rs_publish(copy, &d);
+}
+
+/* A grace period waits on the futex: wake it (memb, mb). */
+void rculist__read_side_wake(void)
+{
+#if RCULIST__REGISTERS && !RCULIST__QSBR
+	urcu_common_wake_up_gp(&RCULIST__URCU(gp));
+#endif
+}
 
 static inline void rculist__qs_sync(void)
 {

@@ -13,6 +13,7 @@
 #define RCULIST__URCU(fn)   urcu_bp_##fn
 #define RCULIST__QSBR	    0
 #define RCULIST__REGISTERS  0
+#define RCULIST__MEMBARRIER 1
 #define RCULIST__FORK_HOOKS 1
 
 #include "../core/bind.h"

@@ -9,9 +9,10 @@
 #define _LGPL_SOURCE
 #include <urcu/urcu-memb.h>
 
-#define RCULIST__FLAVOR	   memb
-#define RCULIST__URCU(fn)  urcu_memb_##fn
-#define RCULIST__QSBR	   0
-#define RCULIST__REGISTERS 1
+#define RCULIST__FLAVOR	    memb
+#define RCULIST__URCU(fn)   urcu_memb_##fn
+#define RCULIST__QSBR	    0
+#define RCULIST__REGISTERS  1
+#define RCULIST__MEMBARRIER 1
 
 #include "../core/bind.h"

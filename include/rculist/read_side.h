@@ -1,21 +1,32 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * rculist/read_side.h - the read side on the default link: calls that a
- * flavour does not need are skipped in the caller, not made.
+ * rculist/read_side.h - the read side on the default link, inline.
  *
  * The flavour is still chosen when linking: one object file works with
- * each of the four libraries.  Each library exports what its read side
- * is (struct rculist__read_side, a constant), and the wrappers below read
- * it before calling:
- *  - rculist_read_lock() and rculist_read_unlock() call the library only
- *    when its lock/unlock do something (memb, bp, mb); under qsbr they
- *    are one load and a branch not taken, no call;
- *  - rculist_quiescent_state() is qsbr's own fast path, inline: it calls
+ * each of the four libraries.  Each library describes its liburcu read
+ * side in struct rculist__read_side_v2 (filled when it is loaded, before
+ * the program's code runs), and the wrappers below do liburcu's fast path
+ * inline from that description, with no call:
+ *  - memb (with sys_membarrier): the thread's reader counter in liburcu's
+ *    thread-local reader, at a fixed offset from the thread pointer (the
+ *    library reaches it initial-exec: it is in the static TLS block);
+ *    nothing to fence; on unlock, a waiting grace period is woken through
+ *    the library (a call, only while one waits);
+ *  - bp: the same counter, reached through liburcu's thread-local pointer
+ *    to the thread's registry slot; a thread's first section calls the
+ *    library, which registers it;
+ *  - mb (and memb without sys_membarrier): memb's code with liburcu's
+ *    full memory barriers;
+ *  - qsbr: lock and unlock do nothing; rculist_quiescent_state() calls
  *    the library only when the grace-period counter moved since the
  *    thread last announced itself (rculist__qs_ctr, the thread's counter
- *    as the library last set it), as liburcu's inline code does; under
- *    the other flavours it stops at the lock_calls test (both counters
- *    are a constant 0 there too): no call.
+ *    as the library last set it), as liburcu's inline code does.
+ * Until the library has filled the description (kind CALL), and on other
+ * architectures, the wrappers call the library.  The library checks at
+ * build time (against liburcu's headers) and at load time (against
+ * liburcu's own out-of-line read side) the layout this code relies on,
+ * and stops the program with a message when it differs.
+ *
  * The functions stay exported (ABI; their addresses, and the debug
  * mode's checking wrappers, use them); the names below are object-like
  * macros, as in <rculist/inline.h>, so that &rculist_read_lock works.
@@ -27,18 +38,77 @@
 #ifndef RCULIST_READ_SIDE_H
 #define RCULIST_READ_SIDE_H
 
+/*
+ * Inline where the thread pointer is known to the compiler and the
+ * description is read in assembly (below); ThreadSanitizer sees the
+ * library's calls instead.  So does a program that defines RCULIST_LTO
+ * because it is linked with -flto against librculist-<flavour>.a: there
+ * the library's own read side (liburcu's code, no dispatch) is inlined at
+ * link time.
+ */
+#if (defined(__x86_64__) || defined(__aarch64__)) && \
+	!defined(__SANITIZE_THREAD__) && !defined(RCULIST_LTO)
+#define RCULIST__RS_INLINE 1
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#undef RCULIST__RS_INLINE
+#endif
+#endif
+#endif
+#ifndef RCULIST__RS_INLINE
+#define RCULIST__RS_INLINE 0
+#endif
+
+/*
+ * What the program's read side does (rculist__read_side_v2.kind).  The
+ * values let one comparison with QSBR tell four cases apart (below
+ * RCULIST__RS_DISPATCH): equal, unsigned below, signed above, negative.
+ */
+#define RCULIST__RS_BP	   1UL	  /* the counter through the registry slot */
+#define RCULIST__RS_QSBR   2UL	  /* nothing: quiescent states instead */
+#define RCULIST__RS_MEMB   3UL	  /* the thread's counter, no barrier */
+#define RCULIST__RS_FENCED (~0UL) /* MEMB with full memory barriers (mb) */
+#define RCULIST__RS_CALL   (~1UL) /* call the library */
+
+/* liburcu's reader counter: nesting count in its low half-word. */
+#define RCULIST__RS_NEST ((1UL << (sizeof(unsigned long) * 4)) - 1)
+
 RCULIST__BEGIN_DECLS
 /*
- * Internal ABI, exported by every flavour library (core/bind.h); may
- * change with RCULIST_VERSION_MAJOR.  Programs copy it at start-up (a
- * copy relocation): it never changes while the program runs.
+ * Internal ABI, exported by every flavour library (core/bind.h).  The
+ * name carries its version: a program compiled against another layout
+ * does not link, or does not load, against this one.  Programs reach it
+ * by a copy relocation or through the GOT; the library fills its own and
+ * the program's copy when it is loaded (kind last), and nothing changes
+ * it afterwards (bp's kind may still go from CALL to BP once, on a
+ * thread's first section, in a program linked statically).
+ */
+struct rculist__read_side_v2 {
+	unsigned long kind;	    /* RCULIST__RS_* */
+	long reader;		    /* memb, mb: liburcu's reader counter;
+				     * bp: liburcu's pointer to the thread's
+				     * registry slot (its counter first):
+				     * offset from the thread pointer */
+	const unsigned long *gp;    /* liburcu's grace-period counter; memb
+				     * and mb: followed by its futex (an
+				     * int at gp + 1), -1 while a grace
+				     * period waits for readers */
+	const unsigned long *qs_gp; /* qsbr: the grace-period counter */
+	const void *owner;	    /* the library's own copy */
+};
+extern const struct rculist__read_side_v2 rculist__read_side_v2;
+/*
+ * What programs compiled against rculist 1.0's <rculist/read_side.h> read
+ * instead (whether lock and unlock call the library; qsbr's counter):
+ * still exported for them, read by nothing here.
  */
 struct rculist__read_side {
-	int lock_calls;		    /* read_lock/unlock do something */
-	const unsigned long *qs_gp; /* qsbr: the grace-period counter;
-				     * else a constant 0 */
+	int lock_calls;
+	const unsigned long *qs_gp;
 };
 extern const struct rculist__read_side rculist__read_side;
+/* Wakes the grace period waiting on the futex (a library call). */
+void rculist__read_side_wake(void);
 /*
  * qsbr: the calling thread's reader counter as the library last stored
  * it (0 offline or unregistered); 0 in every thread under the other
@@ -50,35 +120,263 @@ extern __thread unsigned long rculist__qs_ctr
 RCULIST__END_DECLS
 
 /*
- * Declared to clang's thread-safety analysis as the library's calls: the
- * test on lock_calls would otherwise hide the section from it.
+ * A word of the description.  Read in assembly that depends on nothing:
+ * the compiler loads it once where it likes (out of a loop, into a
+ * register) and keeps it across the barriers of the read side, as it
+ * does liburcu's own initial-exec offsets.  It does not change once the
+ * program runs.
  */
-static inline void rculist__read_lock_wrap(void)
-	RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
+#define RCULIST__RS_OFF(field) offsetof(struct rculist__read_side_v2, field)
+#if RCULIST__RS_INLINE && defined(__x86_64__) && defined(__PIC__) && \
+	!defined(__PIE__)
+#define RCULIST__RS_WORD(field)                                              \
+	__extension__({                                                      \
+		unsigned long rs_w_;                                         \
+		__asm__("movq rculist__read_side_v2@GOTPCREL(%%rip), %0\n\t" \
+			"movq %c1(%0), %0"                                   \
+			: "=r"(rs_w_)                                        \
+			: "i"(RCULIST__RS_OFF(field)));                      \
+		rs_w_;                                                       \
+	})
+#elif RCULIST__RS_INLINE && defined(__x86_64__)
+#define RCULIST__RS_WORD(field)                                     \
+	__extension__({                                             \
+		unsigned long rs_w_;                                \
+		__asm__("movq rculist__read_side_v2+%c1(%%rip), %0" \
+			: "=r"(rs_w_)                               \
+			: "i"(RCULIST__RS_OFF(field)));             \
+		rs_w_;                                              \
+	})
+#elif RCULIST__RS_INLINE
+#define RCULIST__RS_WORD(field)                                             \
+	__extension__({                                                     \
+		unsigned long rs_w_;                                        \
+		__asm__("adrp %0, :got:rculist__read_side_v2\n\t"           \
+			"ldr %0, [%0, :got_lo12:rculist__read_side_v2]\n\t" \
+			"ldr %0, [%0, %1]"                                  \
+			: "=r"(rs_w_)                                       \
+			: "i"(RCULIST__RS_OFF(field)));                     \
+		rs_w_;                                                      \
+	})
+#else
+#define RCULIST__RS_WORD(field) ((unsigned long)RCULIST__RS_CALL)
+#endif
+#define RCULIST__RS_KIND() RCULIST__RS_WORD(kind)
+#define RCULIST__RS_GP()   ((const volatile unsigned long *)RCULIST__RS_WORD(gp))
+
+/*
+ * The calling thread's word at offset off in the static TLS block: %fs
+ * relative where the compiler has the address space (C on x86-64), from
+ * the thread pointer otherwise.
+ */
+#if RCULIST__RS_INLINE && defined(__SEG_FS) && !defined(__cplusplus) && \
+	!defined(__STRICT_ANSI__)
+typedef volatile unsigned long __seg_fs rculist__rs_tls_word;
+#define RCULIST__RS_TLS(off) ((rculist__rs_tls_word *)(off))
+#else
+typedef volatile unsigned long rculist__rs_tls_word;
+#define RCULIST__RS_TLS(off)                                           \
+	((rculist__rs_tls_word *)((char *)__builtin_thread_pointer() + \
+				  (long)(off)))
+#endif
+#define RCULIST__RS_BARRIER() __asm__ __volatile__("" ::: "memory")
+
+/*
+ * Store v to the thread's counter at offset off with full memory
+ * barriers before and after (x86: one exchange, itself a full barrier).
+ */
+static inline void rculist__rs_fenced_store(unsigned long off, unsigned long v)
 {
-	if (rculist__read_side.lock_calls)
+#if defined(__x86_64__) && defined(__SEG_FS) && !defined(__cplusplus) && \
+	!defined(__STRICT_ANSI__)
+	__asm__ __volatile__("xchgq %0, %%fs:(%1)"
+			     : "+r"(v)
+			     : "r"(off)
+			     : "memory");
+#elif defined(__x86_64__)
+	__asm__ __volatile__("xchgq %0, (%1)"
+			     : "+r"(v)
+			     : "r"(RCULIST__RS_TLS(off))
+			     : "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	*RCULIST__RS_TLS(off) = v;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/*
+ * liburcu's lock of memb and mb on the thread's counter (at offset off):
+ * a new outermost section takes the grace-period counter, a nested one
+ * counts one more.
+ */
+static inline void rculist__rs_lock(unsigned long off, int fence)
+{
+	rculist__rs_tls_word *ctr = RCULIST__RS_TLS(off);
+	unsigned long tmp = *ctr;
+
+	RCULIST__RS_BARRIER();
+	if (__builtin_expect(!(tmp & RCULIST__RS_NEST), 1)) {
+		if (fence)
+			rculist__rs_fenced_store(off, *RCULIST__RS_GP());
+		else
+			*ctr = *RCULIST__RS_GP();
+	} else {
+		*ctr = tmp + 1;
+	}
+	RCULIST__RS_BARRIER();
+}
+
+/* bp's: the same on the counter of the thread's registry slot. */
+static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
+{
+	unsigned long tmp = *ctr;
+
+	RCULIST__RS_BARRIER();
+	if (__builtin_expect(!(tmp & RCULIST__RS_NEST), 1))
+		*ctr = *RCULIST__RS_GP();
+	else
+		*ctr = tmp + 1;
+	RCULIST__RS_BARRIER();
+}
+
+/* bp's registry slot, its counter first (null: not registered yet). */
+#define RCULIST__RS_BP_SLOT() \
+	((volatile unsigned long *)*RCULIST__RS_TLS(RCULIST__RS_WORD(reader)))
+
+/*
+ * Goes to label qsbr, bp or other (mb, or a call to the library) by the
+ * kind, or on (memb): on x86-64 one comparison in memory and three jumps,
+ * qsbr costing two instructions, bp three, memb four (and no jump back).
+ */
+#if RCULIST__RS_INLINE && defined(__x86_64__)
+/*
+ * The kind compared in memory: no register, no load of its own.  A
+ * memory operand, not the name in the text: link-time optimisation then
+ * sees the reference (and keeps the symbol for RCULIST__RS_WORD's).
+ */
+#define RCULIST__RS_DISPATCH(k_, qsbr, bp, other)                             \
+	__asm__ goto("cmpq %1, %0\n\t"                                        \
+		     "je %l[" #qsbr "]\n\t"                                   \
+		     "jb %l[" #bp "]\n\t"                                     \
+		     "jl %l[" #other "]"                                      \
+		     :                                                        \
+		     : "m"(rculist__read_side_v2.kind), "i"(RCULIST__RS_QSBR) \
+		     : "cc"                                                   \
+		     : qsbr, bp, other)
+#else
+#define RCULIST__RS_DISPATCH(k_, qsbr, bp, other) \
+	do {                                      \
+		if ((k_) == RCULIST__RS_QSBR)     \
+			goto qsbr;                \
+		if ((k_) == RCULIST__RS_BP)       \
+			goto bp;                  \
+		if ((k_) != RCULIST__RS_MEMB)     \
+			goto other;               \
+	} while (0)
+#endif
+
+/*
+ * Declared to clang's thread-safety analysis as the library's calls: the
+ * tests of the kind would otherwise hide the section from it.
+ */
+static inline __attribute__((always_inline)) void
+rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
+{
+	volatile unsigned long *ctr;
+
+	RCULIST__RS_DISPATCH(RCULIST__RS_KIND(), qsbr, bp, other);
+	rculist__rs_lock(RCULIST__RS_WORD(reader), 0); /* memb */
+	return;
+qsbr:
+	return;
+bp:
+	ctr = RCULIST__RS_BP_SLOT();
+	if (__builtin_expect(ctr != 0, 1))
+		rculist__rs_lock_bp(ctr);
+	else
+		rculist_read_lock(); /* registers the thread */
+	return;
+other:
+	if (RCULIST__RS_KIND() == RCULIST__RS_FENCED)
+		rculist__rs_lock(RCULIST__RS_WORD(reader), 1);
+	else
 		rculist_read_lock();
 }
 
-static inline void rculist__read_unlock_wrap(void)
-	RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
+/*
+ * memb and mb: a grace period waits on the futex after its counter.  Read
+ * once, after a barrier: not volatile, so that the compiler compares it in
+ * memory, as liburcu's code does.
+ */
+#define RCULIST__RS_GP_WAITS()                                        \
+	__builtin_expect(*(const int *)(RCULIST__RS_WORD(gp) +        \
+					sizeof(unsigned long)) == -1, \
+			 0)
+
+static inline __attribute__((always_inline)) void
+rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 {
-	if (rculist__read_side.lock_calls)
+	unsigned long off, tmp;
+	volatile unsigned long *ctr;
+
+	RCULIST__RS_DISPATCH(RCULIST__RS_KIND(), qsbr, bp, other);
+	/*
+	 * memb.  With sys_membarrier the barriers are the compiler's only;
+	 * the futex is read first, the nesting tested only while a grace
+	 * period waits.
+	 */
+	off = RCULIST__RS_WORD(reader);
+	tmp = *RCULIST__RS_TLS(off);
+	RCULIST__RS_BARRIER();
+	*RCULIST__RS_TLS(off) = tmp - 1;
+	RCULIST__RS_BARRIER();
+	if (RCULIST__RS_GP_WAITS() && (tmp & RCULIST__RS_NEST) == 1)
+		rculist__read_side_wake();
+	return;
+qsbr:
+	return;
+bp:
+	/* Not null: the section's lock registered the thread. */
+	ctr = RCULIST__RS_BP_SLOT();
+	tmp = *ctr;
+	RCULIST__RS_BARRIER();
+	*ctr = tmp - 1;
+	RCULIST__RS_BARRIER();
+	return;
+other:
+	if (RCULIST__RS_KIND() != RCULIST__RS_FENCED) {
 		rculist_read_unlock();
+		return;
+	}
+	off = RCULIST__RS_WORD(reader);
+	tmp = *RCULIST__RS_TLS(off);
+	if ((tmp & RCULIST__RS_NEST) == 1) {
+		rculist__rs_fenced_store(off, tmp - 1);
+		if (RCULIST__RS_GP_WAITS())
+			rculist__read_side_wake();
+	} else {
+		*RCULIST__RS_TLS(off) = tmp - 1;
+	}
+	RCULIST__RS_BARRIER();
 }
 
 /*
  * liburcu's qsbr fast path: nothing to announce while the thread's
  * counter equals the grace-period counter (relaxed load: the library's
- * call does the ordering when it stores).  Only qsbr's lock and unlock
- * do nothing, and only qsbr has quiescent states: the other flavours
- * stop at the test of lock_calls, which a loop loads once.
+ * call does the ordering when it stores).  Only qsbr has quiescent
+ * states: the other flavours stop at the test of the kind (or call the
+ * library, which does nothing, until it is loaded).
  */
-static inline void rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
+static inline __attribute__((always_inline)) void
+rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
 {
-	if (!rculist__read_side.lock_calls &&
-	    __atomic_load_n(rculist__read_side.qs_gp, __ATOMIC_RELAXED) !=
-		    rculist__qs_ctr)
+	unsigned long kind = RCULIST__RS_KIND();
+
+	if (kind == RCULIST__RS_QSBR ?
+		    *(const volatile unsigned long *)RCULIST__RS_WORD(qs_gp) !=
+			    rculist__qs_ctr :
+		    kind == RCULIST__RS_CALL)
 		rculist_quiescent_state();
 }
 

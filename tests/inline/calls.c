@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/inline/calls.c - the read side of the default link makes no call.
+ *
+ * Compiled once (flavour-neutral), linked with each -lrculist-<flavour>.
+ * The program defines rculist_read_lock(), rculist_read_unlock() and
+ * rculist_quiescent_state() itself, counting, and forwards to the
+ * library's (dlsym(RTLD_NEXT)): the inline wrappers of
+ * <rculist/read_side.h> reach these only on their slow paths.  It checks:
+ *  - the library described its read side as inline (the kind expected for
+ *    the flavour, given liburcu's use of sys_membarrier);
+ *  - nested sections through the wrappers are seen by the library
+ *    (rculist_read_ongoing()), in the main thread and a new one, and make
+ *    no call but bp's first section of a thread (which registers it);
+ *  - qsbr: rculist_quiescent_state() calls the library only when a grace
+ *    period began since the thread's last one;
+ *  - memb and mb: a grace period that waits for a reader (its futex) is
+ *    woken by the reader's inline unlock (bounded wait: "no progress").
+ * Prints "calls <flavour> ok".
+ */
+#define _GNU_SOURCE
+#include <rculist.h>
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#undef rculist_read_lock
+#undef rculist_read_unlock
+#undef rculist_quiescent_state
+
+static unsigned long lock_calls, unlock_calls, qs_calls;
+
+static void (*next_fn(const char *name))(void)
+{
+	void (*fn)(void) = NULL;
+	void *sym = dlsym(RTLD_NEXT, name);
+
+	if (!sym) {
+		fprintf(stderr, "calls: no %s after this program\n", name);
+		exit(1);
+	}
+	memcpy(&fn, &sym, sizeof(fn));
+	return fn;
+}
+
+void rculist_read_lock(void)
+{
+	static void (*fn)(void);
+
+	__atomic_fetch_add(&lock_calls, 1, __ATOMIC_RELAXED);
+	if (!fn)
+		fn = next_fn("rculist_read_lock");
+	fn();
+}
+
+void rculist_read_unlock(void)
+{
+	static void (*fn)(void);
+
+	__atomic_fetch_add(&unlock_calls, 1, __ATOMIC_RELAXED);
+	if (!fn)
+		fn = next_fn("rculist_read_unlock");
+	fn();
+}
+
+void rculist_quiescent_state(void)
+{
+	static void (*fn)(void);
+
+	__atomic_fetch_add(&qs_calls, 1, __ATOMIC_RELAXED);
+	if (!fn)
+		fn = next_fn("rculist_quiescent_state");
+	fn();
+}
+
+/* Back to the inline wrappers for the rest of the file. */
+#define rculist_read_lock	rculist__read_lock_wrap
+#define rculist_read_unlock	rculist__read_unlock_wrap
+#define rculist_quiescent_state rculist__quiescent_state_wrap
+
+#define ROUNDS 1000
+
+static int failed;
+
+#define CHECK(cond, ...)                                                      \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			fprintf(stderr, "calls %s: ", rculist_flavor_name()); \
+			fprintf(stderr, __VA_ARGS__);                         \
+			fputc('\n', stderr);                                  \
+			failed = 1;                                           \
+		}                                                             \
+	} while (0)
+
+/* Nested sections through the wrappers, seen by the library. */
+static void sections(const char *who)
+{
+	int qsbr = !strcmp(rculist_flavor_name(), "qsbr");
+
+	for (int i = 0; i < ROUNDS; i++) {
+		rculist_read_lock();
+		rculist_read_lock();
+		CHECK(rculist_read_ongoing(), "%s: not in a nested section", who);
+		rculist_read_unlock();
+		CHECK(rculist_read_ongoing(), "%s: not in the outer section",
+		      who);
+		rculist_read_unlock();
+		CHECK(qsbr == !!rculist_read_ongoing(),
+		      "%s: read_ongoing %d after the section", who,
+		      rculist_read_ongoing());
+	}
+}
+
+static void *reader_thread(void *arg)
+{
+	unsigned long before = lock_calls;
+	int bp = !strcmp(rculist_flavor_name(), "bp");
+
+	(void)arg;
+	rculist_register_thread();
+	sections("new thread");
+	/* bp: the first section registers the thread, through the library. */
+	CHECK(lock_calls - before == (unsigned long)bp,
+	      "new thread: %lu calls of rculist_read_lock", lock_calls - before);
+	rculist_unregister_thread();
+	return NULL;
+}
+
+/* A reader holds a section while a grace period waits for it. */
+static int in_section, release;
+
+static void *holder(void *arg)
+{
+	(void)arg;
+	rculist_register_thread();
+	rculist_read_lock();
+	__atomic_store_n(&in_section, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&release, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	rculist_read_unlock(); /* must wake the waiting grace period */
+	rculist_unregister_thread();
+	return NULL;
+}
+
+static int gp_done;
+
+static void *waiter(void *arg)
+{
+	(void)arg;
+	rculist_synchronize_rcu();
+	__atomic_store_n(&gp_done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void wake_up(void)
+{
+	pthread_t h, w;
+	int ms;
+
+	pthread_create(&h, NULL, holder, NULL);
+	while (!__atomic_load_n(&in_section, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	pthread_create(&w, NULL, waiter, NULL);
+	/* Long enough for liburcu to stop spinning and wait on its futex. */
+	usleep(200 * 1000);
+	CHECK(!__atomic_load_n(&gp_done, __ATOMIC_ACQUIRE),
+	      "a grace period ended inside a read-side section");
+	__atomic_store_n(&release, 1, __ATOMIC_RELEASE);
+	for (ms = 0; ms < 5000; ms++) {
+		if (__atomic_load_n(&gp_done, __ATOMIC_ACQUIRE))
+			break;
+		usleep(1000);
+	}
+	if (ms == 5000) {
+		fprintf(stderr,
+			"calls %s: no progress: the grace period was "
+			"not woken by the reader's unlock in 5 s\n",
+			rculist_flavor_name());
+		exit(1);
+	}
+	pthread_join(h, NULL);
+	pthread_join(w, NULL);
+}
+
+int main(void)
+{
+	const char *f = rculist_flavor_name();
+	unsigned long want = !strcmp(f, "memb") ? RCULIST__RS_MEMB :
+			     !strcmp(f, "bp")	? RCULIST__RS_BP :
+			     !strcmp(f, "mb")	? RCULIST__RS_FENCED :
+						  RCULIST__RS_QSBR;
+	pthread_t t;
+
+	CHECK(rculist__read_side_v2.kind == want,
+	      "the library describes its read side as kind %lu, not %lu",
+	      rculist__read_side_v2.kind, want);
+	rculist_register_thread();
+	sections("main thread");
+	CHECK(lock_calls <= 1 && unlock_calls == 0,
+	      "main thread: %lu calls of rculist_read_lock, %lu of "
+	      "rculist_read_unlock",
+	      lock_calls, unlock_calls);
+	pthread_create(&t, NULL, reader_thread, NULL);
+	pthread_join(t, NULL);
+	CHECK(unlock_calls == 0, "%lu calls of rculist_read_unlock",
+	      unlock_calls);
+
+	/* qsbr: a call only when a grace period began since the last one. */
+	qs_calls = 0;
+	for (int i = 0; i < ROUNDS; i++)
+		rculist_quiescent_state();
+	CHECK(qs_calls <= 1, "%lu calls of rculist_quiescent_state", qs_calls);
+	rculist_synchronize_rcu();
+	qs_calls = 0;
+	rculist_quiescent_state();
+	rculist_quiescent_state();
+	CHECK(qs_calls == !strcmp(f, "qsbr"),
+	      "%lu calls of rculist_quiescent_state after a grace period",
+	      qs_calls);
+
+	rculist_thread_offline();
+	if (strcmp(f, "qsbr") != 0)
+		wake_up();
+	rculist_thread_online();
+	rculist_unregister_thread();
+	if (failed)
+		return 1;
+	printf("calls %s ok\n", f);
+	return 0;
+}
