@@ -102,6 +102,17 @@ static inline void expect_report(const char *op, const void *elem,
 		PROVOKE(call);                               \
 	}
 
+/* REPORT_TEST() of a test that reads outside what the analysis allows. */
+#define REPORT_TEST_NO_RCU_ANALYSIS(suite, name, ...) \
+	TEST_NO_RCU_ANALYSIS(suite, name);            \
+	REPORT_TEST(suite, name, __VA_ARGS__)
+
+/* Details said by several suites. */
+#define NOT_READING \
+	"not inside a read-side critical section (call rculist_read_lock() first)"
+#define NODE_DOUBLE_ADD \
+	"node is already on the list, next to the insertion point (double add?)"
+
 /* Reports seen by count_handler, and the last one. */
 static int reports;
 static char last_report[512];

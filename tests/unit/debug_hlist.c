@@ -49,20 +49,15 @@ static const char *double_del =
 	"prev is 0x200, the poison of a deleted element (double delete?)";
 static const char *on_no_list =
 	"prev is NULL: the node is on no list (never added, or deleted with a _init delete?)";
-static const char *double_add =
-	"node is already on the list, next to the insertion point (double add?)";
 
-/*
- * The table of report cases: a test per row, each its name, its setup, the
- * call and the report that call makes.
- */
+/* One row a test: its name, setup, call and the report that call makes. */
 /* clang-format off */
 REPORT_TEST(debug_hlist, double_del, del_b(), cds_hlist_del(&b.hnode), "cds_hlist_del", &b.hnode, "%s", double_del)
 REPORT_TEST(debug_hlist, double_del_rcu, del_rcu_b(), cds_hlist_del_rcu(&b.hnode), "cds_hlist_del_rcu", &b.hnode, "%s", double_del)
 REPORT_TEST(debug_hlist, del_init_after_del, { abc(); cds_hlist_del(&a.hnode); }, cds_hlist_del_init(&a.hnode), "cds_hlist_del_init", &a.hnode, "%s", double_del)
 REPORT_TEST(debug_hlist, del_of_never_added_node, CDS_INIT_HLIST_NODE(&lone.hnode), cds_hlist_del(&lone.hnode), "cds_hlist_del", &lone.hnode, "%s", on_no_list)
-REPORT_TEST(debug_hlist, add_head_of_first_node, abc(), cds_hlist_add_head_rcu(&a.hnode, &h), "cds_hlist_add_head_rcu", &a.hnode, "%s", double_add)
-REPORT_TEST(debug_hlist, add_behind_itself, abc(), cds_hlist_add_behind(&b.hnode, &a.hnode), "cds_hlist_add_behind", &b.hnode, "%s", double_add)
+REPORT_TEST(debug_hlist, add_head_of_first_node, abc(), cds_hlist_add_head_rcu(&a.hnode, &h), "cds_hlist_add_head_rcu", &a.hnode, NODE_DOUBLE_ADD)
+REPORT_TEST(debug_hlist, add_behind_itself, abc(), cds_hlist_add_behind(&b.hnode, &a.hnode), "cds_hlist_add_behind", &b.hnode, NODE_DOUBLE_ADD)
 REPORT_TEST(debug_hlist, add_before_unhashed_node, CDS_INIT_HLIST_NODE(&lone.hnode), cds_hlist_add_before_rcu(&fresh.hnode, &lone.hnode), "cds_hlist_add_before_rcu", &fresh.hnode, "prev is NULL (inserting beside a node that is on no list?)")
 REPORT_TEST(debug_hlist, replace_rcu_of_removed_node, { abc(); cds_hlist_del_init_rcu(&c.hnode); }, cds_hlist_replace_rcu(&c.hnode, &fresh.hnode), "cds_hlist_replace_rcu", &c.hnode, "%s", on_no_list)
 /* c.hnode.prev should be &b.hnode */

@@ -58,21 +58,16 @@ static struct bitem lone = { .key = 9 };
 
 static const char *double_del =
 	"pprev is 0x200, the poison of a deleted element (double delete?)";
-static const char *double_add =
-	"node is already on the list, next to the insertion point (double add?)";
 static const char *not_locked =
 	"the list is not locked (take cds_hlist_bl_lock() first)";
 
-/*
- * The table of report cases: a test per row, each its name, its setup, the
- * call and the report that call makes.
- */
+/* One row a test: its name, setup, call and the report that call makes. */
 /* clang-format off */
 REPORT_TEST(debug_hlist_bl, double_del, del_b(), cds_hlist_bl_del(&b.node), "cds_hlist_bl_del", &b.node, "%s", double_del)
 REPORT_TEST(debug_hlist_bl, double_del_rcu, del_rcu_b(), cds_hlist_bl_del_rcu(&b.node), "cds_hlist_bl_del_rcu", &b.node, "%s", double_del)
 REPORT_TEST(debug_hlist_bl, del_of_never_added_node, CDS_INIT_HLIST_BL_NODE(&lone.node), cds_hlist_bl_del(&lone.node), "cds_hlist_bl_del", &lone.node, "pprev is NULL: the node is on no list (never added, or deleted with cds_hlist_bl_del_init()?)")
-REPORT_TEST(debug_hlist_bl, add_head_of_first_node, abc(), cds_hlist_bl_add_head_rcu(&a.node, &h), "cds_hlist_bl_add_head_rcu", &a.node, "%s", double_add)
-REPORT_TEST(debug_hlist_bl, add_behind_itself, abc(), cds_hlist_bl_add_behind(&b.node, &b.node), "cds_hlist_bl_add_behind", &b.node, "%s", double_add)
+REPORT_TEST(debug_hlist_bl, add_head_of_first_node, abc(), cds_hlist_bl_add_head_rcu(&a.node, &h), "cds_hlist_bl_add_head_rcu", &a.node, NODE_DOUBLE_ADD)
+REPORT_TEST(debug_hlist_bl, add_behind_itself, abc(), cds_hlist_bl_add_behind(&b.node, &b.node), "cds_hlist_bl_add_behind", &b.node, NODE_DOUBLE_ADD)
 REPORT_TEST(debug_hlist_bl, add_head_unlocked, CDS_INIT_HLIST_BL_HEAD(&h), cds_hlist_bl_add_head(&lone.node, &h), "cds_hlist_bl_add_head", &h, "%s", not_locked)
 REPORT_TEST(debug_hlist_bl, unlock_unlocked, CDS_INIT_HLIST_BL_HEAD(&h), cds_hlist_bl_unlock(&h), "cds_hlist_bl_unlock", &h, "%s", not_locked)
 /* clang-format on */
