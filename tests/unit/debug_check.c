@@ -37,12 +37,8 @@ static struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };
 /* [h] <-> a <-> b <-> c   [hh] -> a <-> b <-> c */
 static void abc(void)
 {
-	cds_list_add_tail(&a.link, &h);
-	cds_list_add_tail(&b.link, &h);
-	cds_list_add_tail(&c.link, &h);
-	cds_hlist_add_head(&c.hnode, &hh);
-	cds_hlist_add_head(&b.hnode, &hh);
-	cds_hlist_add_head(&a.hnode, &hh);
+	list_fill(&h, ITEMS(&a, &b, &c));
+	hlist_fill(&hh, ITEMS(&a, &b, &c));
 }
 
 /*

@@ -16,9 +16,7 @@ static struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };
 /* [h] -> a <-> b <-> c */
 static void abc(void)
 {
-	cds_hlist_add_head(&c.hnode, &h);
-	cds_hlist_add_head(&b.hnode, &h);
-	cds_hlist_add_head(&a.hnode, &h);
+	hlist_fill(&h, ITEMS(&a, &b, &c));
 	CHECK_HLIST(&h, 1, 2, 3);
 }
 

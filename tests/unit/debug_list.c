@@ -20,9 +20,7 @@ static struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };
 /* [h] <-> a <-> b <-> c */
 static void abc(void)
 {
-	cds_list_add_tail(&a.link, &h);
-	cds_list_add_tail(&b.link, &h);
-	cds_list_add_tail(&c.link, &h);
+	list_fill(&h, ITEMS(&a, &b, &c));
 	CHECK_LIST(&h, 1, 2, 3);
 }
 
