@@ -102,6 +102,13 @@ static inline void hlist_fill(struct cds_hlist_head *head,
 		cds_hlist_add_head(&items[i]->hnode, head);
 }
 
+/* Assert that a deleted node's @next and @prev are both poisoned. */
+static inline void check_poisoned(const void *next, const void *prev)
+{
+	cr_assert_eq(next, RCULIST_POISON_NEXT, "next: %p", next);
+	cr_assert_eq(prev, RCULIST_POISON_PREV, "prev: %p", prev);
+}
+
 #define ITEM_KEY(l)  (cds_list_entry(l, struct item, link)->key)
 #define HITEM_KEY(n) (cds_hlist_entry(n, struct item, hnode)->key)
 

@@ -110,6 +110,8 @@ static inline void expect_report(const char *op, const void *elem,
 /* Details said by several suites. */
 #define NOT_READING \
 	"not inside a read-side critical section (call rculist_read_lock() first)"
+#define DOUBLE_DEL(prev) \
+	prev " is 0x200, the poison of a deleted element (double delete?)"
 #define NODE_DOUBLE_ADD \
 	"node is already on the list, next to the insertion point (double add?)"
 

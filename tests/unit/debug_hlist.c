@@ -26,8 +26,7 @@ static void del_b(void)
 	abc();
 	cds_hlist_del(&b.hnode);
 	CHECK_HLIST(&h, 1, 3);
-	cr_assert_eq(b.hnode.next, RCULIST_POISON_NEXT);
-	cr_assert_eq(b.hnode.prev, RCULIST_POISON_PREV);
+	check_poisoned(b.hnode.next, b.hnode.prev);
 }
 
 /* [h] -> a <-> c, b deleted by del_rcu, which poisons prev only: readers on b still go on to c */
@@ -43,16 +42,14 @@ static void del_rcu_b(void)
 /* A node on no list, and a new one. */
 static struct item lone = { .key = 9 }, fresh = { .key = 7 };
 
-static const char *double_del =
-	"prev is 0x200, the poison of a deleted element (double delete?)";
 static const char *on_no_list =
 	"prev is NULL: the node is on no list (never added, or deleted with a _init delete?)";
 
 /* One row a test: its name, setup, call and the report that call makes. */
 /* clang-format off */
-REPORT_TEST(debug_hlist, double_del, del_b(), cds_hlist_del(&b.hnode), "cds_hlist_del", &b.hnode, "%s", double_del)
-REPORT_TEST(debug_hlist, double_del_rcu, del_rcu_b(), cds_hlist_del_rcu(&b.hnode), "cds_hlist_del_rcu", &b.hnode, "%s", double_del)
-REPORT_TEST(debug_hlist, del_init_after_del, { abc(); cds_hlist_del(&a.hnode); }, cds_hlist_del_init(&a.hnode), "cds_hlist_del_init", &a.hnode, "%s", double_del)
+REPORT_TEST(debug_hlist, double_del, del_b(), cds_hlist_del(&b.hnode), "cds_hlist_del", &b.hnode, DOUBLE_DEL("prev"))
+REPORT_TEST(debug_hlist, double_del_rcu, del_rcu_b(), cds_hlist_del_rcu(&b.hnode), "cds_hlist_del_rcu", &b.hnode, DOUBLE_DEL("prev"))
+REPORT_TEST(debug_hlist, del_init_after_del, { abc(); cds_hlist_del(&a.hnode); }, cds_hlist_del_init(&a.hnode), "cds_hlist_del_init", &a.hnode, DOUBLE_DEL("prev"))
 REPORT_TEST(debug_hlist, del_of_never_added_node, CDS_INIT_HLIST_NODE(&lone.hnode), cds_hlist_del(&lone.hnode), "cds_hlist_del", &lone.hnode, "%s", on_no_list)
 REPORT_TEST(debug_hlist, add_head_of_first_node, abc(), cds_hlist_add_head_rcu(&a.hnode, &h), "cds_hlist_add_head_rcu", &a.hnode, NODE_DOUBLE_ADD)
 REPORT_TEST(debug_hlist, add_behind_itself, abc(), cds_hlist_add_behind(&b.hnode, &a.hnode), "cds_hlist_add_behind", &b.hnode, NODE_DOUBLE_ADD)

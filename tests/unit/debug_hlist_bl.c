@@ -40,8 +40,7 @@ static void del_b(void)
 	cds_hlist_bl_del(&b.node);
 	cr_assert_eq(a.node.next, &c.node);
 	cr_assert_eq(c.node.pprev, &a.node.next);
-	cr_assert_eq((void *)b.node.next, RCULIST_POISON_NEXT);
-	cr_assert_eq((void *)b.node.pprev, RCULIST_POISON_PREV);
+	check_poisoned(b.node.next, b.node.pprev);
 }
 
 /* b deleted by del_rcu, which poisons pprev only: readers on b still go on to c */
@@ -56,15 +55,13 @@ static void del_rcu_b(void)
 /* A node on no list. */
 static struct bitem lone = { .key = 9 };
 
-static const char *double_del =
-	"pprev is 0x200, the poison of a deleted element (double delete?)";
 static const char *not_locked =
 	"the list is not locked (take cds_hlist_bl_lock() first)";
 
 /* One row a test: its name, setup, call and the report that call makes. */
 /* clang-format off */
-REPORT_TEST(debug_hlist_bl, double_del, del_b(), cds_hlist_bl_del(&b.node), "cds_hlist_bl_del", &b.node, "%s", double_del)
-REPORT_TEST(debug_hlist_bl, double_del_rcu, del_rcu_b(), cds_hlist_bl_del_rcu(&b.node), "cds_hlist_bl_del_rcu", &b.node, "%s", double_del)
+REPORT_TEST(debug_hlist_bl, double_del, del_b(), cds_hlist_bl_del(&b.node), "cds_hlist_bl_del", &b.node, DOUBLE_DEL("pprev"))
+REPORT_TEST(debug_hlist_bl, double_del_rcu, del_rcu_b(), cds_hlist_bl_del_rcu(&b.node), "cds_hlist_bl_del_rcu", &b.node, DOUBLE_DEL("pprev"))
 REPORT_TEST(debug_hlist_bl, del_of_never_added_node, CDS_INIT_HLIST_BL_NODE(&lone.node), cds_hlist_bl_del(&lone.node), "cds_hlist_bl_del", &lone.node, "pprev is NULL: the node is on no list (never added, or deleted with cds_hlist_bl_del_init()?)")
 REPORT_TEST(debug_hlist_bl, add_head_of_first_node, abc(), cds_hlist_bl_add_head_rcu(&a.node, &h), "cds_hlist_bl_add_head_rcu", &a.node, NODE_DOUBLE_ADD)
 REPORT_TEST(debug_hlist_bl, add_behind_itself, abc(), cds_hlist_bl_add_behind(&b.node, &b.node), "cds_hlist_bl_add_behind", &b.node, NODE_DOUBLE_ADD)

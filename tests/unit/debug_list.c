@@ -30,8 +30,7 @@ static void del_b(void)
 	abc();
 	cds_list_del(&b.link);
 	CHECK_LIST(&h, 1, 3);
-	cr_assert_eq(b.link.next, RCULIST_POISON_NEXT);
-	cr_assert_eq(b.link.prev, RCULIST_POISON_PREV);
+	check_poisoned(b.link.next, b.link.prev);
 }
 
 /* [h] <-> a <-> c, b deleted by del_rcu, which poisons nothing: b still -> c, b <- a */
