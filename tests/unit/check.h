@@ -31,18 +31,18 @@ struct item {
  * declare Criterion's test function with the attribute, which its
  * definition inherits.
  */
-#define TEST_REQUIRES_RCU(suite, name)					\
+#define TEST_REQUIRES_RCU(suite, name) \
 	void suite##_##name##_impl(void) RCULIST_REQUIRES_RCU
-#define TEST_NO_RCU_ANALYSIS(suite, name)				\
+#define TEST_NO_RCU_ANALYSIS(suite, name) \
 	void suite##_##name##_impl(void) RCULIST_NO_RCU_ANALYSIS
 
 /*
  * The keys given, as the two arguments (array, count) that the check_*
  * functions take: CHECK_LIST(h, 1, 2) is check_list_keys(h, KEYS(1, 2), "h").
  */
-#define KEYS(...)							\
-	(const int[]){ __VA_ARGS__ },					\
-	sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int)
+#define KEYS(...)                     \
+	(const int[]){ __VA_ARGS__ }, \
+		sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int)
 
 /*
  * The walks of the _rcu iterators run between reader_begin() and
@@ -80,20 +80,49 @@ static inline void check_deleted_next(const void *next, const void *was,
 		cr_assert_eq(next, was, "step %zu: next changed", step);
 }
 
-#define ITEM_KEY(l)	(cds_list_entry(l, struct item, link)->key)
-#define HITEM_KEY(n)	(cds_hlist_entry(n, struct item, hnode)->key)
+/* The items given, as the two arguments (array, count) of list_fill(). */
+#define ITEMS(...)                                              \
+	(struct item *const[]){ __VA_ARGS__ },                  \
+		sizeof((struct item *const[]){ __VA_ARGS__ }) / \
+			sizeof(struct item *)
+
+/* [head] <-> items[0] <-> ... <-> items[n - 1], by cds_list_add_tail(). */
+static inline void list_fill(struct cds_list_head *head,
+			     struct item *const items[], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cds_list_add_tail(&items[i]->link, head);
+}
+
+/* [head] -> items[0] <-> ... <-> items[n - 1], by cds_hlist_add_head() from the last. */
+static inline void hlist_fill(struct cds_hlist_head *head,
+			      struct item *const items[], size_t n)
+{
+	for (size_t i = n; i-- > 0;)
+		cds_hlist_add_head(&items[i]->hnode, head);
+}
+
+/* Assert that a deleted node's @next and @prev are both poisoned. */
+static inline void check_poisoned(const void *next, const void *prev)
+{
+	cr_assert_eq(next, RCULIST_POISON_NEXT, "next: %p", next);
+	cr_assert_eq(prev, RCULIST_POISON_PREV, "prev: %p", prev);
+}
+
+#define ITEM_KEY(l)  (cds_list_entry(l, struct item, link)->key)
+#define HITEM_KEY(n) (cds_hlist_entry(n, struct item, hnode)->key)
 
 /* Assert that @head holds exactly the @n keys @keys, checking both ways. */
 static inline void check_list_keys(const struct cds_list_head *head,
-				   const int *keys, size_t n,
-				   const char *where)
+				   const int *keys, size_t n, const char *where)
 {
 	const struct cds_list_head *pos = head;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		cr_assert_eq(pos->next->prev, pos,
-			     "%s: [%zu]->next->prev does not lead back", where, i);
+			     "%s: [%zu]->next->prev does not lead back", where,
+			     i);
 		pos = pos->next;
 		cr_assert_neq(pos, head, "%s: list ends after %zu of %zu keys",
 			      where, i, n);
@@ -108,7 +137,8 @@ static inline void check_list_keys(const struct cds_list_head *head,
 			     "%s: backward [%zu] is %d, expected %d", where, i,
 			     ITEM_KEY(pos), keys[i]);
 		cr_assert_eq(pos->prev->next, pos,
-			     "%s: [%zu]->prev->next does not lead back", where, i);
+			     "%s: [%zu]->prev->next does not lead back", where,
+			     i);
 		pos = pos->prev;
 	}
 	cr_assert_eq(pos, head, "%s: backward walk does not end at head", where);
@@ -130,26 +160,27 @@ static inline void check_list_str(const struct cds_list_head *head,
 }
 
 /* Assert that @head is an empty circular list. */
-#define CHECK_EMPTY(head)						\
-	do {								\
+#define CHECK_EMPTY(head)                                                   \
+	do {                                                                \
 		cr_assert_eq((head)->next, (head), #head " next not self"); \
 		cr_assert_eq((head)->prev, (head), #head " prev not self"); \
-		cr_assert(cds_list_empty(head));			\
+		cr_assert(cds_list_empty(head));                            \
 	} while (0)
 
 /* Assert that the hlist @head holds exactly @keys, every prev consistent. */
 static inline void check_hlist_keys(const struct cds_hlist_head *head,
-				    const int *keys, size_t n,
-				    const char *where)
+				    const int *keys, size_t n, const char *where)
 {
-	const struct cds_hlist_node *prev = (const struct cds_hlist_node *)(const void *)head;
+	const struct cds_hlist_node *prev =
+		(const struct cds_hlist_node *)(const void *)head;
 	const struct cds_hlist_node *pos = head->next;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		cr_assert_not_null(pos, "%s: list ends after %zu of %zu keys",
 				   where, i, n);
-		cr_assert_eq(pos->prev, prev, "%s: [%zu]->prev is wrong", where, i);
+		cr_assert_eq(pos->prev, prev, "%s: [%zu]->prev is wrong", where,
+			     i);
 		cr_assert_eq(HITEM_KEY(pos), keys[i],
 			     "%s: [%zu] is %d, expected %d", where, i,
 			     HITEM_KEY(pos), keys[i]);

@@ -5,6 +5,7 @@
  * file is compiled as the build compiles it (with and without it).
  */
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,25 +37,53 @@ static struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };
 /* [h] <-> a <-> b <-> c   [hh] -> a <-> b <-> c */
 static void abc(void)
 {
-	cds_list_add_tail(&a.link, &h);
-	cds_list_add_tail(&b.link, &h);
-	cds_list_add_tail(&c.link, &h);
-	cds_hlist_add_head(&c.hnode, &hh);
-	cds_hlist_add_head(&b.hnode, &hh);
-	cds_hlist_add_head(&a.hnode, &hh);
+	list_fill(&h, ITEMS(&a, &b, &c));
+	hlist_fill(&hh, ITEMS(&a, &b, &c));
 }
 
-/* Assert one report, exactly @want after the "rculist: " prefix. */
-static void check_report(const char *fn, const void *head, int line,
-			 const char *want)
+/*
+ * Assert that the check returned false (@ok) and made one report, exactly
+ * "rculist: @fn(@head) at FILE:@line: <detail>".
+ */
+static void check_fails(int ok, const char *fn, const void *head, int line,
+			const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void check_fails(int ok, const char *fn, const void *head, int line,
+			const char *fmt, ...)
 {
-	char full[600];
+	char want[256], full[600];
+	va_list ap;
 
+	cr_assert_not(ok, "%s passed a corrupted list", fn);
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
 	snprintf(full, sizeof(full), "rculist: %s(%p) at %s:%d: %s", fn, head,
 		 __FILE__, line, want);
 	cr_assert_eq(reports, 1, "%d reports, last: %s", reports, last);
 	cr_assert_str_eq(last, full);
 }
+
+/* CHECK_FAILS(check, head, detail...): check_fails() of check(head), called on this line. */
+#define CHECK_FAILS(check, head, ...) \
+	check_fails(check(head), #check, head, __LINE__, __VA_ARGS__)
+
+/*
+ * CORRUPTION_TEST(name, corrupt, check, head, detail...): the test
+ * debug_check/name corrupts abc() by @corrupt, then CHECK_FAILS().
+ */
+#define CORRUPTION_TEST(name, corrupt, check, head, ...) \
+	Test(debug_check, name)                          \
+	{                                                \
+		abc();                                   \
+		corrupt;                                 \
+		CHECK_FAILS(check, head, __VA_ARGS__);   \
+	}
+
+#define NEXT_PREV \
+	"element #%d (%p)->next->prev is %p, expected %p (corrupted next or prev?)"
+#define HLIST_PREV \
+	"element #%d (%p)->prev is %p, expected %p (corrupted next or prev?)"
 
 Test(debug_check, sound_lists_pass)
 {
@@ -69,118 +98,46 @@ Test(debug_check, sound_lists_pass)
 	cr_assert_eq(reports, 0, "%s", last);
 }
 
-Test(debug_check, corrupted_next)
-{
-	char want[256];
-	int line;
-
-	abc();
-	a.link.next = &c.link; /* skips b */
-	line = __LINE__ + 1;
-	cr_assert_not(rculist_list_check(&h));
-	snprintf(want, sizeof(want),
-		 "element #1 (%p)->next->prev is %p, expected %p (corrupted next or prev?)",
-		 (void *)&a.link, (void *)&b.link, (void *)&a.link);
-	check_report("rculist_list_check", &h, line, want);
-}
-
-Test(debug_check, corrupted_prev_of_head)
-{
-	char want[256];
-	int line;
-
-	abc();
-	h.prev = &b.link; /* should be c */
-	line = __LINE__ + 1;
-	cr_assert_not(rculist_list_check(&h));
-	snprintf(want, sizeof(want),
-		 "element #3 (%p)->next->prev is %p, expected %p (corrupted next or prev?)",
-		 (void *)&c.link, (void *)&b.link, (void *)&c.link);
-	check_report("rculist_list_check", &h, line, want);
-}
+/* One row a corruption: its test name, the corruption and the report. */
+/* clang-format off */
+/* a.link.next skips b */
+CORRUPTION_TEST(corrupted_next, a.link.next = &c.link, rculist_list_check, &h, NEXT_PREV, 1, (void *)&a.link, (void *)&b.link, (void *)&a.link)
+/* h.prev should be c */
+CORRUPTION_TEST(corrupted_prev_of_head, h.prev = &b.link, rculist_list_check, &h, NEXT_PREV, 3, (void *)&c.link, (void *)&b.link, (void *)&c.link)
+/* c.hnode.prev should be b */
+CORRUPTION_TEST(hlist_corrupted_prev, c.hnode.prev = &a.hnode, rculist_hlist_check, &hh, HLIST_PREV, 3, (void *)&c.hnode, (void *)&a.hnode, (void *)&b.hnode)
+CORRUPTION_TEST(hlist_poisoned_next, b.hnode.next = RCULIST_POISON_NEXT, rculist_hlist_check, &hh, "element #3 is 0x100, the poison of a deleted node (corrupted list?)")
+/* clang-format on */
 
 Test(debug_check, null_and_poisoned_links)
 {
-	char want[256];
-	int line;
-
 	abc();
 	b.link.next = NULL;
-	line = __LINE__ + 1;
-	cr_assert_not(rculist_list_check(&h));
-	snprintf(want, sizeof(want),
-		 "element #2 (%p)->next is NULL (corrupted list?)",
-		 (void *)&b.link);
-	check_report("rculist_list_check", &h, line, want);
-
+	CHECK_FAILS(rculist_list_check, &h,
+		    "element #2 (%p)->next is NULL (corrupted list?)",
+		    (void *)&b.link);
 	reports = 0;
 	b.link.next = RCULIST_POISON_NEXT;
-	line = __LINE__ + 1;
-	cr_assert_not(rculist_list_check(&h));
-	snprintf(want, sizeof(want),
-		 "element #2 (%p)->next is 0x100, the poison of a deleted element (corrupted list?)",
-		 (void *)&b.link);
-	check_report("rculist_list_check", &h, line, want);
+	CHECK_FAILS(rculist_list_check, &h,
+		    "element #2 (%p)->next is 0x100, the poison of a deleted element (corrupted list?)",
+		    (void *)&b.link);
 }
 
 Test(debug_check, cycle_that_misses_the_head_ends, .timeout = 2)
 {
-	char want[256];
-	int line;
-
 	abc();
 	/* [h] -> a -> b -> c -> a ... with c <-> a consistent both ways */
 	c.link.next = &a.link;
-	line = __LINE__ + 1;
-	cr_assert_not(rculist_list_check(&h));
-	snprintf(want, sizeof(want),
-		 "element #3 (%p)->next->prev is %p, expected %p (corrupted next or prev?)",
-		 (void *)&c.link, (void *)&h, (void *)&c.link);
-	check_report("rculist_list_check", &h, line, want);
-}
-
-Test(debug_check, hlist_corrupted_prev)
-{
-	char want[256];
-	int line;
-
-	abc();
-	c.hnode.prev = &a.hnode; /* should be b */
-	line = __LINE__ + 1;
-	cr_assert_not(rculist_hlist_check(&hh));
-	snprintf(want, sizeof(want),
-		 "element #3 (%p)->prev is %p, expected %p (corrupted next or prev?)",
-		 (void *)&c.hnode, (void *)&a.hnode, (void *)&b.hnode);
-	check_report("rculist_hlist_check", &hh, line, want);
-}
-
-Test(debug_check, hlist_poisoned_next)
-{
-	char want[256];
-	int line;
-
-	abc();
-	b.hnode.next = RCULIST_POISON_NEXT;
-	line = __LINE__ + 1;
-	cr_assert_not(rculist_hlist_check(&hh));
-	snprintf(want, sizeof(want),
-		 "element #3 is 0x100, the poison of a deleted node (corrupted list?)");
-	check_report("rculist_hlist_check", &hh, line, want);
+	CHECK_FAILS(rculist_list_check, &h, NEXT_PREV, 3, (void *)&c.link,
+		    (void *)&h, (void *)&c.link);
 }
 
 Test(debug_check, hlist_cycle_ends, .timeout = 2)
 {
-	char want[256];
-	int line;
-
 	abc();
 	c.hnode.next = &a.hnode; /* back to the first node */
-	line = __LINE__ + 1;
-	cr_assert_not(rculist_hlist_check(&hh));
-	snprintf(want, sizeof(want),
-		 "element #4 (%p)->prev is %p, expected %p (corrupted next or prev?)",
-		 (void *)&a.hnode, (void *)&hh, (void *)&c.hnode);
-	check_report("rculist_hlist_check", &hh, line, want);
+	CHECK_FAILS(rculist_hlist_check, &hh, HLIST_PREV, 4, (void *)&a.hnode,
+		    (void *)&hh, (void *)&c.hnode);
 }
 
 Test(debug_check, default_handler_aborts_after_one_line, .signal = SIGABRT)

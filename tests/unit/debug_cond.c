@@ -78,9 +78,17 @@ static void build(void)
 
 #define SIG(sig, e) ((sig) = (sig)*10 + (e)->key)
 
+/* WALK_IS(want, loop, entry): @loop, SIG() of @entry each step, gives @want. */
+#define WALK_IS(want, loop, entry)                              \
+	do {                                                    \
+		long sig = 0;                                   \
+		loop SIG(sig, entry);                           \
+		cr_assert_eq(sig, want, "%s: %ld", #loop, sig); \
+	} while (0)
+
 /*
  * Every _rcu iterator, each given update_lock_held() as its condition;
- * each walk's keys, in order, as digits, checked against @what.
+ * each walk's keys, in order, as digits, checked against the want.
  */
 static void walk_all_with_condition(void)
 {
@@ -88,57 +96,24 @@ static void walk_all_with_condition(void)
 	struct cds_hlist_node *hpos;
 	struct cds_hlist_nulls_node *npos;
 	struct elem *e;
-	long sig;
 
-	sig = 0;
-	cds_list_for_each_rcu(lpos, &h, update_lock_held())
-		SIG(sig, cds_list_entry(lpos, struct elem, link));
-	cr_assert_eq(sig, 123);
-	sig = 0;
-	cds_list_for_each_entry_rcu(e, &h, link, update_lock_held())
-		SIG(sig, e);
-	cr_assert_eq(sig, 123);
-	sig = 0;
-	cds_list_for_each_entry_reverse_rcu(e, &h, link, update_lock_held())
-		SIG(sig, e);
-	cr_assert_eq(sig, 321);
-	sig = 0;
+	/* clang-format off */
+	WALK_IS(123, cds_list_for_each_rcu(lpos, &h, update_lock_held()), cds_list_entry(lpos, struct elem, link));
+	WALK_IS(123, cds_list_for_each_entry_rcu(e, &h, link, update_lock_held()), e);
+	WALK_IS(321, cds_list_for_each_entry_reverse_rcu(e, &h, link, update_lock_held()), e);
 	e = &el[0];
-	cds_list_for_each_entry_continue_rcu(e, &h, link, update_lock_held())
-		SIG(sig, e);
-	cr_assert_eq(sig, 23);
-	sig = 0;
+	WALK_IS(23, cds_list_for_each_entry_continue_rcu(e, &h, link, update_lock_held()), e);
 	e = &el[1];
-	cds_list_for_each_entry_from_rcu(e, &h, link, update_lock_held())
-		SIG(sig, e);
-	cr_assert_eq(sig, 23);
-	sig = 0;
-	cds_hlist_for_each_rcu(hpos, &hh, update_lock_held())
-		SIG(sig, cds_hlist_entry(hpos, struct elem, hnode));
-	cr_assert_eq(sig, 123);
-	sig = 0;
-	cds_hlist_for_each_entry_rcu(e, hpos, &hh, hnode, update_lock_held())
-		SIG(sig, e);
-	cr_assert_eq(sig, 123);
-	sig = 0;
-	cds_hlist_for_each_entry_rcu_2(e, &hh, hnode, update_lock_held())
-		SIG(sig, e);
-	cr_assert_eq(sig, 123);
-	sig = 0;
+	WALK_IS(23, cds_list_for_each_entry_from_rcu(e, &h, link, update_lock_held()), e);
+	WALK_IS(123, cds_hlist_for_each_rcu(hpos, &hh, update_lock_held()), cds_hlist_entry(hpos, struct elem, hnode));
+	WALK_IS(123, cds_hlist_for_each_entry_rcu(e, hpos, &hh, hnode, update_lock_held()), e);
+	WALK_IS(123, cds_hlist_for_each_entry_rcu_2(e, &hh, hnode, update_lock_held()), e);
 	e = &el[0];
-	cds_hlist_for_each_entry_continue_rcu(e, hnode, update_lock_held())
-		SIG(sig, e);
-	cr_assert_eq(sig, 23);
-	sig = 0;
+	WALK_IS(23, cds_hlist_for_each_entry_continue_rcu(e, hnode, update_lock_held()), e);
 	e = &el[1];
-	cds_hlist_for_each_entry_from_rcu(e, hnode, update_lock_held())
-		SIG(sig, e);
-	cr_assert_eq(sig, 23);
-	sig = 0;
-	cds_hlist_nulls_for_each_entry_rcu(e, npos, &nh, nnode,
-					   update_lock_held())
-		SIG(sig, e);
-	cr_assert_eq(sig, 123);
+	WALK_IS(23, cds_hlist_for_each_entry_from_rcu(e, hnode, update_lock_held()), e);
+	WALK_IS(123, cds_hlist_nulls_for_each_entry_rcu(e, npos, &nh, nnode, update_lock_held()), e);
+	/* clang-format on */
 }
 
 #define NWALKS 11 /* the walks above, each evaluating its condition once */

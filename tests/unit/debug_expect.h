@@ -74,18 +74,46 @@ static inline void expect_report(const char *op, const void *elem,
 	rculist_set_error_handler(expect_handler);
 }
 
-#define EXPECT_REPORT(op, elem, ...)	expect_report(op, elem, __VA_ARGS__)
+#define EXPECT_REPORT(op, elem, ...) expect_report(op, elem, __VA_ARGS__)
 
 /*
  * PROVOKE(statement): the statement, written on one line, expected to
  * report with that line as its call site.
  */
-#define PROVOKE(...)							\
-	do {								\
-		expected.file = __FILE__;				\
-		expected.line = __LINE__;				\
-		__VA_ARGS__;						\
+#define PROVOKE(...)                      \
+	do {                              \
+		expected.file = __FILE__; \
+		expected.line = __LINE__; \
+		__VA_ARGS__;              \
 	} while (0)
+
+/*
+ * REPORT_TEST(suite, name, setup, call, op, elem, detail...): one row of
+ * a file's table of report cases.  The test suite/name runs @setup (a
+ * statement; a block if it has several), expects the report
+ * "rculist: @op(@elem) at FILE:LINE: <detail>" from @call made on the
+ * row's line, and so ends in the handler's abort() (.signal = SIGABRT).
+ */
+#define REPORT_TEST(suite, name, setup, call, op, elem, ...) \
+	Test(suite, name, .signal = SIGABRT)                 \
+	{                                                    \
+		setup;                                       \
+		EXPECT_REPORT(op, elem, __VA_ARGS__);        \
+		PROVOKE(call);                               \
+	}
+
+/* REPORT_TEST() of a test that reads outside what the analysis allows. */
+#define REPORT_TEST_NO_RCU_ANALYSIS(suite, name, ...) \
+	TEST_NO_RCU_ANALYSIS(suite, name);            \
+	REPORT_TEST(suite, name, __VA_ARGS__)
+
+/* Details said by several suites. */
+#define NOT_READING \
+	"not inside a read-side critical section (call rculist_read_lock() first)"
+#define DOUBLE_DEL(prev) \
+	prev " is 0x200, the poison of a deleted element (double delete?)"
+#define NODE_DOUBLE_ADD \
+	"node is already on the list, next to the insertion point (double add?)"
 
 /* Reports seen by count_handler, and the last one. */
 static int reports;

@@ -25,34 +25,6 @@ static struct cds_hlist_head *abc(void)
 	return &t[cds_hash_32(7, 3)];
 }
 
-Test(debug_hashtable, add_rcu_of_an_object_first_in_its_bucket, .signal = SIGABRT)
-{
-	abc();
-	EXPECT_REPORT("cds_hlist_add_head_rcu", &c.hnode,
-		      "node is already on the list, next to the insertion point (double add?)");
-	PROVOKE(cds_hash_add_rcu(t, &c.hnode, 7));
-}
-
-Test(debug_hashtable, del_rcu_in_a_corrupted_bucket, .signal = SIGABRT)
-{
-	abc();
-	a.hnode.prev = &c.hnode; /* should be &b.hnode */
-	EXPECT_REPORT("cds_hash_del_rcu", &b.hnode,
-		      "next->prev is %p, expected %p (corrupted list?)",
-		      (void *)&c.hnode, (void *)&b.hnode);
-	PROVOKE(cds_hash_del_rcu(&b.hnode));
-}
-
-Test(debug_hashtable, del_in_a_corrupted_bucket, .signal = SIGABRT)
-{
-	abc();
-	a.hnode.prev = &c.hnode;
-	EXPECT_REPORT("cds_hash_del", &b.hnode,
-		      "next->prev is %p, expected %p (corrupted list?)",
-		      (void *)&c.hnode, (void *)&b.hnode);
-	PROVOKE(cds_hash_del(&b.hnode));
-}
-
 Test(debug_hashtable, del_twice_is_harmless)
 {
 	struct cds_hlist_head *bucket = abc();
@@ -65,35 +37,19 @@ Test(debug_hashtable, del_twice_is_harmless)
 	cr_assert_eq(reports, 0, "%s", last_report);
 }
 
-static const char *not_reading =
-	"not inside a read-side critical section (call rculist_read_lock() first)";
+/* Cursors of the walks provoked. */
+static struct item *cur;
+static int cur_bkt;
 
-TEST_NO_RCU_ANALYSIS(debug_hashtable, lookup_outside_a_read_side_section);
-Test(debug_hashtable, lookup_outside_a_read_side_section, .signal = SIGABRT)
-{
-	struct item *x;
-
-	abc();
-	rculist_register_thread();
-	EXPECT_REPORT("cds_hlist_for_each_entry_rcu_2", NULL, "%s", not_reading);
-	/* clang-format off */
-	PROVOKE(cds_hash_for_each_possible_rcu(t, x, hnode, 7) (void)x);
-	/* clang-format on */
-}
-
-TEST_NO_RCU_ANALYSIS(debug_hashtable, table_walk_outside_a_read_side_section);
-Test(debug_hashtable, table_walk_outside_a_read_side_section, .signal = SIGABRT)
-{
-	struct item *x;
-	int bkt;
-
-	abc();
-	rculist_register_thread();
-	EXPECT_REPORT("cds_hlist_for_each_entry_rcu_2", NULL, "%s", not_reading);
-	/* clang-format off */
-	PROVOKE(cds_hash_for_each_rcu(t, bkt, x, hnode) (void)x);
-	/* clang-format on */
-}
+/* One row a test: its name, setup, call and the report that call makes. */
+/* clang-format off */
+REPORT_TEST(debug_hashtable, add_rcu_of_an_object_first_in_its_bucket, abc(), cds_hash_add_rcu(t, &c.hnode, 7), "cds_hlist_add_head_rcu", &c.hnode, NODE_DOUBLE_ADD)
+/* a.hnode.prev should be &b.hnode */
+REPORT_TEST(debug_hashtable, del_rcu_in_a_corrupted_bucket, { abc(); a.hnode.prev = &c.hnode; }, cds_hash_del_rcu(&b.hnode), "cds_hash_del_rcu", &b.hnode, "next->prev is %p, expected %p (corrupted list?)", (void *)&c.hnode, (void *)&b.hnode)
+REPORT_TEST(debug_hashtable, del_in_a_corrupted_bucket, { abc(); a.hnode.prev = &c.hnode; }, cds_hash_del(&b.hnode), "cds_hash_del", &b.hnode, "next->prev is %p, expected %p (corrupted list?)", (void *)&c.hnode, (void *)&b.hnode)
+REPORT_TEST_NO_RCU_ANALYSIS(debug_hashtable, lookup_outside_a_read_side_section, { abc(); rculist_register_thread(); }, cds_hash_for_each_possible_rcu(t, cur, hnode, 7) (void)cur, "cds_hlist_for_each_entry_rcu_2", NULL, NOT_READING)
+REPORT_TEST_NO_RCU_ANALYSIS(debug_hashtable, table_walk_outside_a_read_side_section, { abc(); rculist_register_thread(); }, cds_hash_for_each_rcu(t, cur_bkt, cur, hnode) (void)cur, "cds_hlist_for_each_entry_rcu_2", NULL, NOT_READING)
+/* clang-format on */
 
 Test(debug_hashtable, walks_inside_a_section_report_nothing)
 {

@@ -16,115 +16,50 @@ static struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };
 /* [h] -> a <-> b <-> c */
 static void abc(void)
 {
-	cds_hlist_add_head(&c.hnode, &h);
-	cds_hlist_add_head(&b.hnode, &h);
-	cds_hlist_add_head(&a.hnode, &h);
+	hlist_fill(&h, ITEMS(&a, &b, &c));
 	CHECK_HLIST(&h, 1, 2, 3);
 }
 
-Test(debug_hlist, double_del, .signal = SIGABRT)
+/* [h] -> a <-> c, b deleted and poisoned */
+static void del_b(void)
 {
 	abc();
-	/* before: [h] -> a <-> b <-> c   after: [h] -> a <-> c, b poisoned */
 	cds_hlist_del(&b.hnode);
 	CHECK_HLIST(&h, 1, 3);
-	cr_assert_eq(b.hnode.next, RCULIST_POISON_NEXT);
-	cr_assert_eq(b.hnode.prev, RCULIST_POISON_PREV);
-	EXPECT_REPORT("cds_hlist_del", &b.hnode,
-		      "prev is 0x200, the poison of a deleted element (double delete?)");
-	PROVOKE(cds_hlist_del(&b.hnode));
+	check_poisoned(b.hnode.next, b.hnode.prev);
 }
 
-Test(debug_hlist, double_del_rcu, .signal = SIGABRT)
+/* [h] -> a <-> c, b deleted by del_rcu, which poisons prev only: readers on b still go on to c */
+static void del_rcu_b(void)
 {
 	abc();
-	/* del_rcu poisons prev only: readers on b still go on to c */
 	cds_hlist_del_rcu(&b.hnode);
 	CHECK_HLIST(&h, 1, 3);
 	cr_assert_eq(b.hnode.next, &c.hnode);
 	cr_assert_eq(b.hnode.prev, RCULIST_POISON_PREV);
-	EXPECT_REPORT("cds_hlist_del_rcu", &b.hnode,
-		      "prev is 0x200, the poison of a deleted element (double delete?)");
-	PROVOKE(cds_hlist_del_rcu(&b.hnode));
 }
 
-Test(debug_hlist, del_init_after_del, .signal = SIGABRT)
-{
-	abc();
-	cds_hlist_del(&a.hnode);
-	EXPECT_REPORT("cds_hlist_del_init", &a.hnode,
-		      "prev is 0x200, the poison of a deleted element (double delete?)");
-	PROVOKE(cds_hlist_del_init(&a.hnode));
-}
+/* A node on no list, and a new one. */
+static struct item lone = { .key = 9 }, fresh = { .key = 7 };
 
-Test(debug_hlist, del_of_never_added_node, .signal = SIGABRT)
-{
-	struct item x = { .key = 9 };
+static const char *on_no_list =
+	"prev is NULL: the node is on no list (never added, or deleted with a _init delete?)";
 
-	CDS_INIT_HLIST_NODE(&x.hnode);
-	EXPECT_REPORT("cds_hlist_del", &x.hnode,
-		      "prev is NULL: the node is on no list (never added, or deleted with a _init delete?)");
-	PROVOKE(cds_hlist_del(&x.hnode));
-}
-
-Test(debug_hlist, add_head_of_first_node, .signal = SIGABRT)
-{
-	abc();
-	EXPECT_REPORT("cds_hlist_add_head_rcu", &a.hnode,
-		      "node is already on the list, next to the insertion point (double add?)");
-	PROVOKE(cds_hlist_add_head_rcu(&a.hnode, &h));
-}
-
-Test(debug_hlist, add_behind_itself, .signal = SIGABRT)
-{
-	abc();
-	EXPECT_REPORT("cds_hlist_add_behind", &b.hnode,
-		      "node is already on the list, next to the insertion point (double add?)");
-	PROVOKE(cds_hlist_add_behind(&b.hnode, &a.hnode));
-}
-
-Test(debug_hlist, add_before_unhashed_node, .signal = SIGABRT)
-{
-	struct item x = { .key = 9 }, n = { .key = 7 };
-
-	CDS_INIT_HLIST_NODE(&x.hnode);
-	EXPECT_REPORT("cds_hlist_add_before_rcu", &n.hnode,
-		      "prev is NULL (inserting beside a node that is on no list?)");
-	PROVOKE(cds_hlist_add_before_rcu(&n.hnode, &x.hnode));
-}
-
-Test(debug_hlist, replace_rcu_of_removed_node, .signal = SIGABRT)
-{
-	struct item n = { .key = 7 };
-
-	abc();
-	cds_hlist_del_init_rcu(&c.hnode);
-	EXPECT_REPORT("cds_hlist_replace_rcu", &c.hnode,
-		      "prev is NULL: the node is on no list (never added, or deleted with a _init delete?)");
-	PROVOKE(cds_hlist_replace_rcu(&c.hnode, &n.hnode));
-}
-
-Test(debug_hlist, hand_corrupted_prev, .signal = SIGABRT)
-{
-	abc();
-	c.hnode.prev = &a.hnode; /* should be &b.hnode */
-	EXPECT_REPORT("cds_hlist_del", &b.hnode,
-		      "next->prev is %p, expected %p (corrupted list?)",
-		      (void *)&a.hnode, (void *)&b.hnode);
-	PROVOKE(cds_hlist_del(&b.hnode));
-}
-
-Test(debug_hlist, hand_corrupted_next, .signal = SIGABRT)
-{
-	struct item n = { .key = 7 };
-
-	abc();
-	a.hnode.next = &c.hnode; /* skips b */
-	EXPECT_REPORT("cds_hlist_add_before", &n.hnode,
-		      "prev->next is %p, expected %p (corrupted list?)",
-		      (void *)&c.hnode, (void *)&b.hnode);
-	PROVOKE(cds_hlist_add_before(&n.hnode, &b.hnode));
-}
+/* One row a test: its name, setup, call and the report that call makes. */
+/* clang-format off */
+REPORT_TEST(debug_hlist, double_del, del_b(), cds_hlist_del(&b.hnode), "cds_hlist_del", &b.hnode, DOUBLE_DEL("prev"))
+REPORT_TEST(debug_hlist, double_del_rcu, del_rcu_b(), cds_hlist_del_rcu(&b.hnode), "cds_hlist_del_rcu", &b.hnode, DOUBLE_DEL("prev"))
+REPORT_TEST(debug_hlist, del_init_after_del, { abc(); cds_hlist_del(&a.hnode); }, cds_hlist_del_init(&a.hnode), "cds_hlist_del_init", &a.hnode, DOUBLE_DEL("prev"))
+REPORT_TEST(debug_hlist, del_of_never_added_node, CDS_INIT_HLIST_NODE(&lone.hnode), cds_hlist_del(&lone.hnode), "cds_hlist_del", &lone.hnode, "%s", on_no_list)
+REPORT_TEST(debug_hlist, add_head_of_first_node, abc(), cds_hlist_add_head_rcu(&a.hnode, &h), "cds_hlist_add_head_rcu", &a.hnode, NODE_DOUBLE_ADD)
+REPORT_TEST(debug_hlist, add_behind_itself, abc(), cds_hlist_add_behind(&b.hnode, &a.hnode), "cds_hlist_add_behind", &b.hnode, NODE_DOUBLE_ADD)
+REPORT_TEST(debug_hlist, add_before_unhashed_node, CDS_INIT_HLIST_NODE(&lone.hnode), cds_hlist_add_before_rcu(&fresh.hnode, &lone.hnode), "cds_hlist_add_before_rcu", &fresh.hnode, "prev is NULL (inserting beside a node that is on no list?)")
+REPORT_TEST(debug_hlist, replace_rcu_of_removed_node, { abc(); cds_hlist_del_init_rcu(&c.hnode); }, cds_hlist_replace_rcu(&c.hnode, &fresh.hnode), "cds_hlist_replace_rcu", &c.hnode, "%s", on_no_list)
+/* c.hnode.prev should be &b.hnode */
+REPORT_TEST(debug_hlist, hand_corrupted_prev, { abc(); c.hnode.prev = &a.hnode; }, cds_hlist_del(&b.hnode), "cds_hlist_del", &b.hnode, "next->prev is %p, expected %p (corrupted list?)", (void *)&a.hnode, (void *)&b.hnode)
+/* a.hnode.next skips b */
+REPORT_TEST(debug_hlist, hand_corrupted_next, { abc(); a.hnode.next = &c.hnode; }, cds_hlist_add_before(&fresh.hnode, &b.hnode), "cds_hlist_add_before", &fresh.hnode, "prev->next is %p, expected %p (corrupted list?)", (void *)&c.hnode, (void *)&b.hnode)
+/* clang-format on */
 
 Test(debug_hlist, correct_program_reports_nothing)
 {

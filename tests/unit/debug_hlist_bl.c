@@ -33,75 +33,41 @@ static void abc(void)
 	cr_assert_eq(b.node.next, &c.node);
 }
 
-Test(debug_hlist_bl, double_del, .signal = SIGABRT)
+/* [h] -> a <-> c, b deleted and poisoned */
+static void del_b(void)
 {
 	abc();
-	/* before: [h] -> a <-> b <-> c   after: [h] -> a <-> c, b poisoned */
 	cds_hlist_bl_del(&b.node);
 	cr_assert_eq(a.node.next, &c.node);
 	cr_assert_eq(c.node.pprev, &a.node.next);
-	cr_assert_eq((void *)b.node.next, RCULIST_POISON_NEXT);
-	cr_assert_eq((void *)b.node.pprev, RCULIST_POISON_PREV);
-	EXPECT_REPORT("cds_hlist_bl_del", &b.node,
-		      "pprev is 0x200, the poison of a deleted element (double delete?)");
-	PROVOKE(cds_hlist_bl_del(&b.node));
+	check_poisoned(b.node.next, b.node.pprev);
 }
 
-Test(debug_hlist_bl, double_del_rcu, .signal = SIGABRT)
+/* b deleted by del_rcu, which poisons pprev only: readers on b still go on to c */
+static void del_rcu_b(void)
 {
 	abc();
-	/* del_rcu poisons pprev only: readers on b still go on to c */
 	cds_hlist_bl_del_rcu(&b.node);
 	cr_assert_eq(b.node.next, &c.node);
 	cr_assert_eq((void *)b.node.pprev, RCULIST_POISON_PREV);
-	EXPECT_REPORT("cds_hlist_bl_del_rcu", &b.node,
-		      "pprev is 0x200, the poison of a deleted element (double delete?)");
-	PROVOKE(cds_hlist_bl_del_rcu(&b.node));
 }
 
-Test(debug_hlist_bl, del_of_never_added_node, .signal = SIGABRT)
-{
-	struct bitem x = { .key = 9 };
+/* A node on no list. */
+static struct bitem lone = { .key = 9 };
 
-	CDS_INIT_HLIST_BL_NODE(&x.node);
-	EXPECT_REPORT("cds_hlist_bl_del", &x.node,
-		      "pprev is NULL: the node is on no list (never added, or deleted with cds_hlist_bl_del_init()?)");
-	PROVOKE(cds_hlist_bl_del(&x.node));
-}
+static const char *not_locked =
+	"the list is not locked (take cds_hlist_bl_lock() first)";
 
-Test(debug_hlist_bl, add_head_of_first_node, .signal = SIGABRT)
-{
-	abc();
-	EXPECT_REPORT("cds_hlist_bl_add_head_rcu", &a.node,
-		      "node is already on the list, next to the insertion point (double add?)");
-	PROVOKE(cds_hlist_bl_add_head_rcu(&a.node, &h));
-}
-
-Test(debug_hlist_bl, add_behind_itself, .signal = SIGABRT)
-{
-	abc();
-	EXPECT_REPORT("cds_hlist_bl_add_behind", &b.node,
-		      "node is already on the list, next to the insertion point (double add?)");
-	PROVOKE(cds_hlist_bl_add_behind(&b.node, &b.node));
-}
-
-Test(debug_hlist_bl, add_head_unlocked, .signal = SIGABRT)
-{
-	struct bitem x = { .key = 9 };
-
-	CDS_INIT_HLIST_BL_HEAD(&h);
-	EXPECT_REPORT("cds_hlist_bl_add_head", &h,
-		      "the list is not locked (take cds_hlist_bl_lock() first)");
-	PROVOKE(cds_hlist_bl_add_head(&x.node, &h));
-}
-
-Test(debug_hlist_bl, unlock_unlocked, .signal = SIGABRT)
-{
-	CDS_INIT_HLIST_BL_HEAD(&h);
-	EXPECT_REPORT("cds_hlist_bl_unlock", &h,
-		      "the list is not locked (take cds_hlist_bl_lock() first)");
-	PROVOKE(cds_hlist_bl_unlock(&h));
-}
+/* One row a test: its name, setup, call and the report that call makes. */
+/* clang-format off */
+REPORT_TEST(debug_hlist_bl, double_del, del_b(), cds_hlist_bl_del(&b.node), "cds_hlist_bl_del", &b.node, DOUBLE_DEL("pprev"))
+REPORT_TEST(debug_hlist_bl, double_del_rcu, del_rcu_b(), cds_hlist_bl_del_rcu(&b.node), "cds_hlist_bl_del_rcu", &b.node, DOUBLE_DEL("pprev"))
+REPORT_TEST(debug_hlist_bl, del_of_never_added_node, CDS_INIT_HLIST_BL_NODE(&lone.node), cds_hlist_bl_del(&lone.node), "cds_hlist_bl_del", &lone.node, "pprev is NULL: the node is on no list (never added, or deleted with cds_hlist_bl_del_init()?)")
+REPORT_TEST(debug_hlist_bl, add_head_of_first_node, abc(), cds_hlist_bl_add_head_rcu(&a.node, &h), "cds_hlist_bl_add_head_rcu", &a.node, NODE_DOUBLE_ADD)
+REPORT_TEST(debug_hlist_bl, add_behind_itself, abc(), cds_hlist_bl_add_behind(&b.node, &b.node), "cds_hlist_bl_add_behind", &b.node, NODE_DOUBLE_ADD)
+REPORT_TEST(debug_hlist_bl, add_head_unlocked, CDS_INIT_HLIST_BL_HEAD(&h), cds_hlist_bl_add_head(&lone.node, &h), "cds_hlist_bl_add_head", &h, "%s", not_locked)
+REPORT_TEST(debug_hlist_bl, unlock_unlocked, CDS_INIT_HLIST_BL_HEAD(&h), cds_hlist_bl_unlock(&h), "cds_hlist_bl_unlock", &h, "%s", not_locked)
+/* clang-format on */
 
 /* The checks pass on correct use: no report, the lock bit kept. */
 Test(debug_hlist_bl, correct_use_is_silent)

@@ -20,49 +20,62 @@ static struct item a = { .key = 1 }, b = { .key = 2 }, c = { .key = 3 };
 /* [h] <-> a <-> b <-> c */
 static void abc(void)
 {
-	cds_list_add_tail(&a.link, &h);
-	cds_list_add_tail(&b.link, &h);
-	cds_list_add_tail(&c.link, &h);
+	list_fill(&h, ITEMS(&a, &b, &c));
 	CHECK_LIST(&h, 1, 2, 3);
 }
 
-Test(debug_list, double_del, .signal = SIGABRT)
+/* [h] <-> a <-> c, b deleted and poisoned */
+static void del_b(void)
 {
 	abc();
-	/* before: [h] <-> a <-> b <-> c   after: [h] <-> a <-> c, b poisoned */
 	cds_list_del(&b.link);
 	CHECK_LIST(&h, 1, 3);
-	cr_assert_eq(b.link.next, RCULIST_POISON_NEXT);
-	cr_assert_eq(b.link.prev, RCULIST_POISON_PREV);
-	EXPECT_REPORT("cds_list_del", &b.link,
-		      "next is 0x100, the poison of a deleted element (double delete?)");
-	PROVOKE(cds_list_del(&b.link));
+	check_poisoned(b.link.next, b.link.prev);
 }
 
-Test(debug_list, double_del_rcu, .signal = SIGABRT)
+/* [h] <-> a <-> c, b deleted by del_rcu, which poisons nothing: b still -> c, b <- a */
+static void del_rcu_b(void)
 {
 	abc();
-	/* del_rcu poisons nothing: b still -> c, b <- a */
 	cds_list_del_rcu(&b.link);
 	CHECK_LIST(&h, 1, 3);
 	cr_assert_eq(b.link.next, &c.link);
 	cr_assert_eq(b.link.prev, &a.link);
-	EXPECT_REPORT("cds_list_del_rcu", &b.link,
-		      "prev->next is %p, expected %p (double delete?)",
-		      (void *)&c.link, (void *)&b.link);
-	PROVOKE(cds_list_del_rcu(&b.link));
 }
 
-Test(debug_list, del_of_zeroed_element, .signal = SIGABRT)
-{
-	struct item z;
+/* An element and a head never added nor initialised (zeroed), and new elements. */
+static struct item z, fresh = { .key = 7 }, lone = { .key = 9 };
+static struct cds_list_head zh;
 
-	memset(&z, 0, sizeof(z));
-	abc();
-	EXPECT_REPORT("cds_list_del", &z.link,
-		      "next is NULL (never added nor initialised? use CDS_INIT_LIST_HEAD())");
-	PROVOKE(cds_list_del(&z.link));
-}
+static const char *double_add =
+	"element is already on the list, next to the insertion point (double add?)";
+static const char *poisoned = "next is 0x100, the poison of a deleted element";
+
+/*
+ * The table of report cases: a test per row, each its name, its setup, the
+ * call and the report that call makes.
+ */
+/* clang-format off */
+REPORT_TEST(debug_list, double_del, del_b(), cds_list_del(&b.link), "cds_list_del", &b.link, "%s (double delete?)", poisoned)
+REPORT_TEST(debug_list, double_del_rcu, del_rcu_b(), cds_list_del_rcu(&b.link), "cds_list_del_rcu", &b.link, "prev->next is %p, expected %p (double delete?)", (void *)&c.link, (void *)&b.link)
+REPORT_TEST(debug_list, del_of_zeroed_element, abc(), cds_list_del(&z.link), "cds_list_del", &z.link, "next is NULL (never added nor initialised? use CDS_INIT_LIST_HEAD())")
+/* b is re-initialised while a and c still point to it */
+REPORT_TEST(debug_list, reinitialised_element_is_caught_at_its_neighbour, { abc(); CDS_INIT_LIST_HEAD(&b.link); }, cds_list_del(&a.link), "cds_list_del", &a.link, "next->prev is %p, expected %p (corrupted list?)", (void *)&b.link, (void *)&a.link)
+REPORT_TEST(debug_list, add_of_first_element_at_head, abc(), cds_list_add(&a.link, &h), "cds_list_add", &a.link, "%s", double_add)
+REPORT_TEST(debug_list, add_tail_of_last_element, abc(), cds_list_add_tail_rcu(&c.link, &h), "cds_list_add_tail_rcu", &c.link, "%s", double_add)
+REPORT_TEST(debug_list, add_to_zeroed_head, , cds_list_add(&a.link, &zh), "cds_list_add", &a.link, "next is NULL (list head not initialised, or adding beside a deleted element?)")
+REPORT_TEST(debug_list, add_beside_deleted_element, del_b(), cds_list_add(&a.link, &b.link), "cds_list_add", &a.link, "%s (list head not initialised, or adding beside a deleted element?)", poisoned)
+REPORT_TEST(debug_list, replace_of_removed_element, del_b(), cds_list_replace(&b.link, &fresh.link), "cds_list_replace", &b.link, "%s (already removed or replaced?)", poisoned)
+REPORT_TEST(debug_list, replace_rcu_of_removed_element, del_rcu_b(), cds_list_replace_rcu(&b.link, &fresh.link), "cds_list_replace_rcu", &b.link, "prev->next is %p, expected %p (already removed or replaced?)", (void *)&c.link, (void *)&b.link)
+REPORT_TEST(debug_list, splice_into_itself, abc(), cds_list_splice(&h, &h), "cds_list_splice", &h, "splicing a list into itself")
+REPORT_TEST(debug_list, splice_into_own_element, abc(), cds_list_splice_tail_init(&h, &b.link), "cds_list_splice_tail_init", &h, "the insertion point is an element of the list being spliced (splicing a list into itself?)")
+/* b.link.prev should be &a.link */
+REPORT_TEST(debug_list, hand_corrupted_prev, { abc(); b.link.prev = &h; }, cds_list_add(&fresh.link, &a.link), "cds_list_add", &fresh.link, "next->prev is %p, expected %p (corrupted list?)", (void *)&h, (void *)&a.link)
+/* a.link.next skips b */
+REPORT_TEST(debug_list, hand_corrupted_next, { abc(); a.link.next = &c.link; }, cds_list_move_tail(&b.link, &h), "cds_list_move_tail", &b.link, "prev->next is %p, expected %p (double delete?)", (void *)&c.link, (void *)&b.link)
+/* cds_list_swap() deletes b inside: the report names cds_list_swap */
+REPORT_TEST(debug_list, report_names_the_outer_operation, { del_b(); CDS_INIT_LIST_HEAD(&lone.link); }, cds_list_swap(&lone.link, &b.link), "cds_list_swap", &b.link, "%s (double delete?)", poisoned)
+/* clang-format on */
 
 Test(debug_list, del_of_initialised_element_does_nothing)
 {
@@ -75,126 +88,6 @@ Test(debug_list, del_of_initialised_element_does_nothing)
 	cr_assert_eq(x.link.next, &x.link);
 	cr_assert_eq(x.link.prev, &x.link);
 	cr_assert_eq(reports, 0, "%s", last_report);
-}
-
-Test(debug_list, reinitialised_element_is_caught_at_its_neighbour,
-     .signal = SIGABRT)
-{
-	abc();
-	/* b is re-initialised while a and c still point to it */
-	CDS_INIT_LIST_HEAD(&b.link);
-	EXPECT_REPORT("cds_list_del", &a.link,
-		      "next->prev is %p, expected %p (corrupted list?)",
-		      (void *)&b.link, (void *)&a.link);
-	PROVOKE(cds_list_del(&a.link));
-}
-
-Test(debug_list, add_of_first_element_at_head, .signal = SIGABRT)
-{
-	abc();
-	EXPECT_REPORT("cds_list_add", &a.link,
-		      "element is already on the list, next to the insertion point (double add?)");
-	PROVOKE(cds_list_add(&a.link, &h));
-}
-
-Test(debug_list, add_tail_of_last_element, .signal = SIGABRT)
-{
-	abc();
-	EXPECT_REPORT("cds_list_add_tail_rcu", &c.link,
-		      "element is already on the list, next to the insertion point (double add?)");
-	PROVOKE(cds_list_add_tail_rcu(&c.link, &h));
-}
-
-Test(debug_list, add_to_zeroed_head, .signal = SIGABRT)
-{
-	struct cds_list_head z;
-
-	memset(&z, 0, sizeof(z));
-	EXPECT_REPORT("cds_list_add", &a.link,
-		      "next is NULL (list head not initialised, or adding beside a deleted element?)");
-	PROVOKE(cds_list_add(&a.link, &z));
-}
-
-Test(debug_list, add_beside_deleted_element, .signal = SIGABRT)
-{
-	abc();
-	cds_list_del(&b.link);
-	EXPECT_REPORT("cds_list_add", &a.link,
-		      "next is 0x100, the poison of a deleted element (list head not initialised, or adding beside a deleted element?)");
-	PROVOKE(cds_list_add(&a.link, &b.link));
-}
-
-Test(debug_list, replace_of_removed_element, .signal = SIGABRT)
-{
-	struct item n = { .key = 7 };
-
-	abc();
-	cds_list_del(&b.link);
-	EXPECT_REPORT("cds_list_replace", &b.link,
-		      "next is 0x100, the poison of a deleted element (already removed or replaced?)");
-	PROVOKE(cds_list_replace(&b.link, &n.link));
-}
-
-Test(debug_list, replace_rcu_of_removed_element, .signal = SIGABRT)
-{
-	struct item n = { .key = 7 };
-
-	abc();
-	cds_list_del_rcu(&b.link);
-	EXPECT_REPORT("cds_list_replace_rcu", &b.link,
-		      "prev->next is %p, expected %p (already removed or replaced?)",
-		      (void *)&c.link, (void *)&b.link);
-	PROVOKE(cds_list_replace_rcu(&b.link, &n.link));
-}
-
-Test(debug_list, splice_into_itself, .signal = SIGABRT)
-{
-	abc();
-	EXPECT_REPORT("cds_list_splice", &h, "splicing a list into itself");
-	PROVOKE(cds_list_splice(&h, &h));
-}
-
-Test(debug_list, splice_into_own_element, .signal = SIGABRT)
-{
-	abc();
-	EXPECT_REPORT("cds_list_splice_tail_init", &h,
-		      "the insertion point is an element of the list being spliced (splicing a list into itself?)");
-	PROVOKE(cds_list_splice_tail_init(&h, &b.link));
-}
-
-Test(debug_list, hand_corrupted_prev, .signal = SIGABRT)
-{
-	struct item n = { .key = 7 };
-
-	abc();
-	b.link.prev = &h; /* should be &a.link */
-	EXPECT_REPORT("cds_list_add", &n.link,
-		      "next->prev is %p, expected %p (corrupted list?)",
-		      (void *)&h, (void *)&a.link);
-	PROVOKE(cds_list_add(&n.link, &a.link));
-}
-
-Test(debug_list, hand_corrupted_next, .signal = SIGABRT)
-{
-	abc();
-	a.link.next = &c.link; /* skips b */
-	EXPECT_REPORT("cds_list_move_tail", &b.link,
-		      "prev->next is %p, expected %p (double delete?)",
-		      (void *)&c.link, (void *)&b.link);
-	PROVOKE(cds_list_move_tail(&b.link, &h));
-}
-
-Test(debug_list, report_names_the_outer_operation, .signal = SIGABRT)
-{
-	struct item x = { .key = 9 };
-
-	abc();
-	cds_list_del(&b.link);
-	CDS_INIT_LIST_HEAD(&x.link);
-	/* cds_list_swap() deletes b inside: the report names cds_list_swap */
-	EXPECT_REPORT("cds_list_swap", &b.link,
-		      "next is 0x100, the poison of a deleted element (double delete?)");
-	PROVOKE(cds_list_swap(&x.link, &b.link));
 }
 
 /* The checks come before the writes: a handler that longjmps out leaves the list as it was. */

@@ -27,68 +27,43 @@ static void ab(void)
 	cds_hlist_add_tail_rcu(&b.hnode, &hh);
 }
 
-/*
- * A registered thread outside any rculist_read_lock() section: under
- * qsbr it is online, and qsbr alone would let it read, but the program
- * would not be correct under memb or bp.
- */
-static const char *not_reading =
-	"not inside a read-side critical section (call rculist_read_lock() first)";
-
 static const char *not_registered =
 	"thread is not registered with RCU (call rculist_register_thread() first)";
 
-TEST_NO_RCU_ANALYSIS(debug_rcu, list_iterator_outside_reader);
-Test(debug_rcu, list_iterator_outside_reader, .signal = SIGABRT)
+/*
+ * ab(), from a registered thread outside any rculist_read_lock() section:
+ * under qsbr it is online, and qsbr alone would let it read, but the
+ * program would not be correct under memb or bp.
+ */
+static void registered_ab(void)
 {
-	struct item *pos;
-
 	ab();
 	rculist_register_thread();
-	EXPECT_REPORT("cds_list_for_each_entry_rcu", NULL, "%s", not_reading);
-	/* clang-format off */
-	PROVOKE(cds_list_for_each_entry_rcu(pos, &h, link) (void)pos);
-	/* clang-format on */
 }
 
-TEST_NO_RCU_ANALYSIS(debug_rcu, reverse_iterator_outside_reader);
-Test(debug_rcu, reverse_iterator_outside_reader, .signal = SIGABRT)
+/* A registered thread inside a section. */
+static void reading(void) RCULIST_NO_RCU_ANALYSIS;
+static void reading(void)
 {
-	struct item *pos;
-
-	ab();
 	rculist_register_thread();
-	EXPECT_REPORT("cds_list_for_each_entry_reverse_rcu", NULL, "%s",
-		      not_reading);
-	/* clang-format off */
-	PROVOKE(cds_list_for_each_entry_reverse_rcu(pos, &h, link) (void)pos);
-	/* clang-format on */
+	rculist_read_lock();
 }
 
-TEST_NO_RCU_ANALYSIS(debug_rcu, accessor_outside_reader);
-Test(debug_rcu, accessor_outside_reader, .signal = SIGABRT)
-{
-	struct item *first;
+/* Cursors and destination of the calls provoked. */
+static struct item *cur;
+static struct cds_list_head *lcur;
+static CDS_LIST_HEAD(dst);
 
-	ab();
-	rculist_register_thread();
-	EXPECT_REPORT("cds_list_first_or_null_rcu", NULL, "%s", not_reading);
-	PROVOKE(first = cds_list_first_or_null_rcu(&h, struct item, link));
-	(void)first;
-}
-
-TEST_NO_RCU_ANALYSIS(debug_rcu, hlist_iterator_outside_reader);
-Test(debug_rcu, hlist_iterator_outside_reader, .signal = SIGABRT)
-{
-	struct item *pos;
-
-	ab();
-	rculist_register_thread();
-	EXPECT_REPORT("cds_hlist_for_each_entry_rcu_2", NULL, "%s", not_reading);
-	/* clang-format off */
-	PROVOKE(cds_hlist_for_each_entry_rcu_2(pos, &hh, hnode) (void)pos);
-	/* clang-format on */
-}
+/* One row a test: its name, setup, call and the report that call makes. */
+/* clang-format off */
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, list_iterator_outside_reader, registered_ab(), cds_list_for_each_entry_rcu(cur, &h, link) (void)cur, "cds_list_for_each_entry_rcu", NULL, NOT_READING)
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, reverse_iterator_outside_reader, registered_ab(), cds_list_for_each_entry_reverse_rcu(cur, &h, link) (void)cur, "cds_list_for_each_entry_reverse_rcu", NULL, NOT_READING)
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, accessor_outside_reader, registered_ab(), cur = cds_list_first_or_null_rcu(&h, struct item, link), "cds_list_first_or_null_rcu", NULL, NOT_READING)
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, hlist_iterator_outside_reader, registered_ab(), cds_hlist_for_each_entry_rcu_2(cur, &hh, hnode) (void)cur, "cds_hlist_for_each_entry_rcu_2", NULL, NOT_READING)
+/* bp registers lazily: there, it is only outside a section */
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, iterator_in_unregistered_thread, ab(), cds_list_for_each_rcu(lcur, &h) (void)lcur, "cds_list_for_each_rcu", NULL, "%s", flavor_is("bp") ? NOT_READING : not_registered)
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, unlock_without_lock, { reading(); rculist_read_unlock(); }, rculist_read_unlock(), "rculist_read_unlock", NULL, "no matching rculist_read_lock() (unbalanced unlock?)")
+/* clang-format on */
 
 /* qsbr: offline inside a section; memb and bp have no offline state */
 TEST_NO_RCU_ANALYSIS(debug_rcu, accessor_offline_inside_section);
@@ -112,20 +87,6 @@ Test(debug_rcu, accessor_offline_inside_section, .signal = SIGABRT)
 	(void)first;
 }
 
-TEST_NO_RCU_ANALYSIS(debug_rcu, iterator_in_unregistered_thread);
-Test(debug_rcu, iterator_in_unregistered_thread, .signal = SIGABRT)
-{
-	struct cds_list_head *pos;
-
-	ab();
-	/* bp registers lazily: there, it is only outside a section */
-	EXPECT_REPORT("cds_list_for_each_rcu", NULL, "%s",
-		      flavor_is("bp") ? not_reading : not_registered);
-	/* clang-format off */
-	PROVOKE(cds_list_for_each_rcu(pos, &h) (void)pos);
-	/* clang-format on */
-}
-
 TEST_NO_RCU_ANALYSIS(debug_rcu, read_lock_in_unregistered_thread);
 Test(debug_rcu, read_lock_in_unregistered_thread, .signal = SIGABRT)
 {
@@ -138,17 +99,6 @@ Test(debug_rcu, read_lock_in_unregistered_thread, .signal = SIGABRT)
 	}
 	EXPECT_REPORT("rculist_read_lock", NULL, "%s", not_registered);
 	PROVOKE(rculist_read_lock());
-}
-
-TEST_NO_RCU_ANALYSIS(debug_rcu, unlock_without_lock);
-Test(debug_rcu, unlock_without_lock, .signal = SIGABRT)
-{
-	rculist_register_thread();
-	rculist_read_lock();
-	rculist_read_unlock();
-	EXPECT_REPORT("rculist_read_unlock", NULL,
-		      "no matching rculist_read_lock() (unbalanced unlock?)");
-	PROVOKE(rculist_read_unlock());
 }
 
 /* The reason given fits the flavour linked. */
@@ -171,55 +121,14 @@ static const char *blocks(void)
 		       "called inside a read-side critical section (it waits for a grace period, which cannot end while the caller itself reads: deadlock)";
 }
 
-TEST_NO_RCU_ANALYSIS(debug_rcu, quiescent_state_inside_reader);
-Test(debug_rcu, quiescent_state_inside_reader, .signal = SIGABRT)
-{
-	rculist_register_thread();
-	rculist_read_lock();
-	EXPECT_REPORT("rculist_quiescent_state", NULL, "%s", ends_section());
-	PROVOKE(rculist_quiescent_state());
-}
-
-TEST_NO_RCU_ANALYSIS(debug_rcu, thread_offline_inside_reader);
-Test(debug_rcu, thread_offline_inside_reader, .signal = SIGABRT)
-{
-	rculist_register_thread();
-	rculist_read_lock();
-	EXPECT_REPORT("rculist_thread_offline", NULL, "%s", ends_section());
-	PROVOKE(rculist_thread_offline());
-}
-
-TEST_NO_RCU_ANALYSIS(debug_rcu, synchronize_rcu_inside_reader);
-Test(debug_rcu, synchronize_rcu_inside_reader, .signal = SIGABRT, .timeout = 10)
-{
-	rculist_register_thread();
-	rculist_read_lock();
-	rculist_read_lock();
-	rculist_read_unlock();
-	EXPECT_REPORT("rculist_synchronize_rcu", NULL, "%s", blocks());
-	PROVOKE(rculist_synchronize_rcu());
-}
-
-TEST_NO_RCU_ANALYSIS(debug_rcu, splice_init_rcu_inside_reader);
-Test(debug_rcu, splice_init_rcu_inside_reader, .signal = SIGABRT, .timeout = 10)
-{
-	CDS_LIST_HEAD(g);
-
-	ab();
-	rculist_register_thread();
-	rculist_read_lock();
-	EXPECT_REPORT("cds_list_splice_init_rcu", NULL, "%s", blocks());
-	PROVOKE(cds_list_splice_init_rcu(&h, &g));
-}
-
-TEST_NO_RCU_ANALYSIS(debug_rcu, rcu_barrier_inside_reader);
-Test(debug_rcu, rcu_barrier_inside_reader, .signal = SIGABRT, .timeout = 10)
-{
-	rculist_register_thread();
-	rculist_read_lock();
-	EXPECT_REPORT("rculist_rcu_barrier", NULL, "%s", blocks());
-	PROVOKE(rculist_rcu_barrier());
-}
+/* clang-format off */
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, quiescent_state_inside_reader, reading(), rculist_quiescent_state(), "rculist_quiescent_state", NULL, "%s", ends_section())
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, thread_offline_inside_reader, reading(), rculist_thread_offline(), "rculist_thread_offline", NULL, "%s", ends_section())
+/* nested: the report comes though the inner section has ended */
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, synchronize_rcu_inside_reader, { reading(); rculist_read_lock(); rculist_read_unlock(); }, rculist_synchronize_rcu(), "rculist_synchronize_rcu", NULL, "%s", blocks())
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, splice_init_rcu_inside_reader, { ab(); reading(); }, cds_list_splice_init_rcu(&h, &dst), "cds_list_splice_init_rcu", NULL, "%s", blocks())
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, rcu_barrier_inside_reader, reading(), rculist_rcu_barrier(), "rculist_rcu_barrier", NULL, "%s", blocks())
+/* clang-format on */
 
 TEST_NO_RCU_ANALYSIS(debug_rcu,
 		     unbalanced_unlock_is_skipped_when_handler_returns);
