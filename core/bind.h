@@ -378,33 +378,6 @@ void rculist__fork_liburcu(int phase)
 }
 
 /*
- * bp registers a thread on its first read-side critical section; the
- * hook core/thread.c registers (it watches the thread's exit) runs then,
- * once the thread is registered.  Called by rculist_read_lock() when the
- * thread is not registered yet: the slow path of the first section.
- */
-static void (*rculist__first_section_hook)(void);
-
-void rculist__flavor_on_first_section(void (*hook)(void))
-{
-	__atomic_store_n(&rculist__first_section_hook, hook, __ATOMIC_RELEASE);
-}
-
-#if !RCULIST__REGISTERS
-/* Not static: called from the inline read lock of external linkage. */
-RCULIST__HIDDEN __attribute__((noinline, cold)) void
-rculist__flavor_first_section(void)
-{
-	void (*hook)(void) =
-		__atomic_load_n(&rculist__first_section_hook, __ATOMIC_ACQUIRE);
-
-	RCULIST__URCU(register)();
-	if (hook)
-		hook();
-}
-#endif
-
-/*
  * The read side.  Declared inline (still external definitions: the
  * declarations in <rculist/runtime.h> are not): a program linked with
  * -flto against the archive's LTO code then gets them inlined as
@@ -416,10 +389,6 @@ rculist__flavor_first_section(void)
  */
 inline void rculist_read_lock(void)
 {
-#if !RCULIST__REGISTERS
-	if (caa_unlikely(!URCU_TLS(RCULIST__URCU(reader))))
-		rculist__flavor_first_section();
-#endif
 	RCULIST__URCU(read_lock)();
 }
 

@@ -51,13 +51,6 @@ RCULIST__HIDDEN void rculist__flavor_call_rcu(struct rcu_head *head,
 RCULIST__HIDDEN void rculist__flavor_call_rcu_ready(void);
 /* Whether the caller may wait for a grace period (not reading). */
 RCULIST__HIDDEN int rculist__flavor_may_block(void);
-/*
- * bp: the hook run on a thread's first read-side critical section (its
- * registration), before it returns; set once, by core/thread.c's
- * constructor.  A registered hook: the read side is the adapter's, and
- * the thread-exit watch above it must be armed there.
- */
-RCULIST__HIDDEN void rculist__flavor_on_first_section(void (*hook)(void));
 /* liburcu's fork hooks: rculist__fork_liburcu() (<rculist/runtime.h>). */
 
 /*
@@ -253,14 +246,5 @@ RCULIST__HIDDEN void rculist__check_not_reading(const char *op);
  */
 #define RCULIST__RECLAIM_BATCH 256
 #define RCULIST__RECLAIM_SLOTS 16
-
-/*
- * ---------------------------------------------------------------------
- * core/thread.c: rculist_register_thread() and its pair; a thread that
- * exits inside a read-side critical section is reported, one that exits
- * registered is unregistered.  Its constructor, referenced by core/gp.c
- * so that static links that wait for grace periods pull it in.
- */
-RCULIST__HIDDEN void rculist__thread_init(void);
 
 #endif /* RCULIST_CORE_INTERNAL_H */

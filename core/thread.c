@@ -12,21 +12,16 @@
  * at the thread's exit before any cleanup (a thread-local destructor,
  * glibc's __cxa_thread_atexit_impl(), which runs before every
  * pthread_key_create() destructor, liburcu-bp's among them).  It is armed
- * by rculist_register_thread(), and under bp by the thread's first
- * read-side critical section, which is a call into the library (the
- * adapter's first-section hook, registered below).  If the handler
- * returns, the thread is cleaned up as usual.  Under qsbr only sections
- * opened through debug mode's rculist_read_lock() are seen (qsbr's own
- * are empty brackets).  The main thread is not watched: its exit is the
- * process's.  Arming allocates (glibc's list of thread-local
- * destructors): a bp thread whose very first section runs in a signal
- * handler that interrupted malloc() in that thread could deadlock there,
- * as liburcu-bp's own registration, which takes its registry mutex, can
- * when the handler interrupted it.  A bp thread registered by
- * liburcu-bp before its first rculist_read_lock() (its first
- * rculist_free_rcu() or rculist_call_rcu() registers it, outside the
- * hook: that also runs in a thread's exit, where an armed destructor
- * would never run) is not watched.
+ * by rculist_register_thread(), under bp too, where registering is
+ * otherwise liburcu-bp's, on the thread's first section: not there,
+ * because arming allocates (glibc's list of thread-local destructors)
+ * and bp's read side must stay usable from a signal handler that
+ * interrupted malloc().  A bp thread that never calls
+ * rculist_register_thread() is not watched.  If the handler returns, the
+ * thread is cleaned up as usual.  Under qsbr only sections opened
+ * through debug mode's rculist_read_lock() are seen (qsbr's own are
+ * empty brackets).  The main thread is not watched: its exit is the
+ * process's.
  *
  * A registered thread that exits without unregistering is unregistered
  * at thread exit (a pthread key destructor), so that no grace period
@@ -104,8 +99,10 @@ static void exit_key_create(void)
 
 void rculist_register_thread(void)
 {
-	if (!rculist__flavor_has_registry())
+	if (!rculist__flavor_has_registry()) {
+		watch_arm(); /* bp: liburcu-bp registers on the first section */
 		return;
+	}
 	rculist__flavor_register();
 	pthread_once(&exit_key_once, exit_key_create);
 	(void)pthread_setspecific(exit_key, (void *)(uintptr_t)1);
@@ -115,16 +112,12 @@ void rculist_register_thread(void)
 
 void rculist_unregister_thread(void)
 {
-	if (!rculist__flavor_has_registry())
+	if (!rculist__flavor_has_registry()) {
+		watch_armed = 0;
 		return;
+	}
 	pthread_once(&exit_key_once, exit_key_create);
 	(void)pthread_setspecific(exit_key, NULL);
 	watch_armed = 0;
 	unregister_now();
-}
-
-__attribute__((constructor)) void rculist__thread_init(void)
-{
-	/* bp: its threads register on their first section. */
-	rculist__flavor_on_first_section(watch_arm);
 }

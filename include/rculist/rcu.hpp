@@ -64,29 +64,10 @@ struct thread_state {
 };
 inline thread_local thread_state tls __attribute__((tls_model("initial-exec")));
 
-#if defined(RCULIST_READ_SIDE_H) && !defined(RCULIST_DEBUG) && \
-	!defined(RCULIST__TSAN)
 /*
- * On the default link <rculist/read_side.h> wraps the library's
- * rculist_read_lock() in a test of whether the flavour's lock does
- * anything; the mode above already says so, so lock() calls the library
- * function itself (the same exported symbol): a region costs what
- * rculist_read_lock()/_unlock() cost, one test and one call each.
- */
-extern "C" void rculist__cxx_read_lock(void) __asm__("rculist_read_lock");
-extern "C" void rculist__cxx_read_unlock(void) __asm__("rculist_read_unlock");
-inline void read_lock() noexcept RCULIST_NO_RCU_ANALYSIS
-{
-	rculist__cxx_read_lock();
-}
-inline void read_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
-{
-	rculist__cxx_read_unlock();
-}
-#else
-/*
- * -DRCULIST_INLINE_<F> (liburcu's inline read side), debug mode, or
- * ThreadSanitizer (whose unlock tells it the region ended): the names.
+ * The C names: on the default link <rculist/read_side.h>'s inline read
+ * side, with -DRCULIST_INLINE_<F> liburcu's, in debug mode the checking
+ * calls, under ThreadSanitizer the calls that tell it the region ended.
  */
 inline void read_lock() noexcept RCULIST_NO_RCU_ANALYSIS
 {
@@ -96,12 +77,12 @@ inline void read_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	rculist_read_unlock();
 }
-#endif
 
 /*
  * A thread's first lock(): register it, unless the C API did.  memb and
  * mb: a thread inside a C section is registered; otherwise register.
- * bp registers by itself.  qsbr: a thread online (rculist_read_ongoing())
+ * bp registers by itself on its first section; rculist_register_thread()
+ * arms the watch of its exit there.  qsbr: a thread online (rculist_read_ongoing())
  * was registered by the C API and announces its own quiescent states;
  * otherwise register and go offline at once.
  */
@@ -111,7 +92,7 @@ first_lock(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 	const char *flavor = rculist_flavor_name();
 
 	if (std::strcmp(flavor, "qsbr") != 0) {
-		if (std::strcmp(flavor, "bp") != 0 && !rculist_read_ongoing())
+		if (!rculist_read_ongoing())
 			rculist_register_thread();
 		t.mode = calls;
 	} else if (rculist_read_ongoing()) {

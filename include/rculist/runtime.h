@@ -61,8 +61,11 @@ const char *rculist_flavor_name(void);
  *
  * memb, qsbr and mb: required before the thread's first read-side
  * critical section (debug mode reports a reader that never registered).
- * bp: a no-op (a thread registers itself on its first
- * rculist_read_lock()).
+ * bp: liburcu-bp registers a thread itself on its first
+ * rculist_read_lock(); rculist_register_thread() only arms the watch of
+ * the thread's exit (rculist_unregister_thread(3)), which the first
+ * section cannot do: arming allocates, and bp's read side must stay
+ * usable from signal handlers.
  * Under qsbr the thread is online afterwards: it must announce quiescent
  * states from now on.
  *
@@ -88,8 +91,8 @@ void rculist_register_thread(void);
  * once).  If the handler returns, the thread is cleaned up as usual:
  * unregistered (bp: by liburcu-bp), and grace periods stop waiting for
  * it.  The main thread is not watched (its exit is the process's), nor
- * a bp thread that called rculist_free_rcu() or rculist_call_rcu()
- * before its first section (bp arms the watch on the first section).
+ * a bp thread that never called rculist_register_thread() (under bp it
+ * only arms this watch).
  *
  * Context: the calling thread, registered, outside any read-side
  * critical section.

@@ -3,8 +3,9 @@
  * tests/unit/thread_exit.c - a thread that exits inside a read-side
  * critical section is reported before it is cleaned up (its name, its
  * tid, the flavour, what happens next), under every flavour: memb, qsbr
- * and mb arm the watch when the thread registers, bp on its first
- * section.  The error handler aborts by default; if it returns, the
+ * and mb arm the watch when the thread registers, bp too (there only
+ * rculist_register_thread() arms it: the first section must stay
+ * signal-safe).  The error handler aborts by default; if it returns, the
  * thread is cleaned up and grace periods stop waiting for it.  Compiled
  * in both builds of the suites (sections the checks see: section.h).
  */
