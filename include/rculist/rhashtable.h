@@ -604,8 +604,10 @@ static inline bool rculist__rht_grow_above_max(const struct cds_rhashtable *ht)
  * misuse of @op, then call the error handler.
  */
 void rculist__debug_report(const char *op, const void *elem, const char *what);
+#ifndef RCULIST_DEBUG_API_H /* declared once: clang's analysis counts each */
 void rculist__debug_reader_at(const char *op, const char *file,
 			      int line) RCULIST_REQUIRES_RCU;
+#endif
 
 /* Internal, exported for the inline code: ask the rehash thread to resize @ht. */
 void rculist__rht_schedule(struct cds_rhashtable *ht);
