@@ -170,8 +170,9 @@ lint: ## cppcheck and clang-tidy on core/ flavors/ include/ (fails on findings)
 #   clean                run by .ci/run between its two compilers
 #   check-arm64          alone: it adds dpkg's arm64 architecture
 #   bench-full           check-bench runs each of its sections, quick
+#   check-model-reclaim  run by check-model
 TARGETS_CHECKED_ELSEWHERE := examples help install uninstall deps deps-tools \
-	check-prep check check-full clean check-arm64 bench-full
+	check-prep check check-full clean check-arm64 bench-full check-model-reclaim
 TARGETS_NAMED = $(sort help lint examples $(shell sed -n \
 	-e 's/`\([a-z][a-z0-9-]*\)`/\n\1\n/gp' -e 's/make \([a-z][a-z0-9-]*\)/\n\1\n/gp' \
 	HACKING.md | grep -x '[a-z][a-z0-9-]*'))
