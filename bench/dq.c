@@ -240,7 +240,8 @@ int main(int argc, char **argv)
 				full += s->full;
 				loop += s->by_loop / runs;
 			}
-			qsort(rate, (size_t)runs, sizeof(rate[0]), bench_cmp_double);
+			qsort(rate, (size_t)runs, sizeof(rate[0]),
+			      bench_cmp_double);
 			printf("dq flavor=%s impl=%s updaters=%d updates/s=%.2fM min=%.2fM max=%.2fM peak_waiting=%lu full=%lu by_loop=%.2f others=%.2f runs=%d\n",
 			       rculist_flavor_name(), impl_name[impl], u,
 			       rate[runs / 2] / 1e6, rate[0] / 1e6,

@@ -97,7 +97,8 @@ static int dq_push(struct rculist_dq *dq, void *ptr, unsigned long cookie)
 			return 0; /* a lap behind: full */
 		if (diff == 0 &&
 		    __atomic_compare_exchange_n(&dq->tail, &pos, pos + 1, 1,
-						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+						__ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
 			break;
 		if (diff > 0)
 			pos = __atomic_load_n(&dq->tail, __ATOMIC_RELAXED);

@@ -49,15 +49,14 @@ static struct cds_list_head *merge(void *priv, cds_list_cmp_func_t cmp,
 }
 
 struct frame {
-	size_t n;			/* elements this frame sorts */
-	struct cds_list_head *left;	/* its first half, once sorted */
+	size_t n;		    /* elements this frame sorts */
+	struct cds_list_head *left; /* its first half, once sorted */
 };
 
 /* One frame per level of halving (at most the bits of a size_t) and the root. */
-#define MAX_FRAMES	(sizeof(size_t) * CHAR_BIT + 2)
+#define MAX_FRAMES (sizeof(size_t) * CHAR_BIT + 2)
 
-void cds_list_sort(void *priv, struct cds_list_head *head,
-		   cds_list_cmp_func_t cmp)
+void cds_list_sort(void *priv, struct cds_list_head *head, cds_list_cmp_func_t cmp)
 {
 	struct frame stack[MAX_FRAMES];
 	struct cds_list_head *input, *run = NULL, *prev, *pos;

@@ -347,7 +347,8 @@ Test(dq, racing_enqueuers_and_reclaimers_free_each_token_once)
 	race.dq = rculist_dq_create(4096, race_free, NULL);
 	cr_assert_not_null(race.dq);
 	for (i = 0; i < RACE_REC; i++)
-		cr_assert_eq(pthread_create(&r[i], NULL, race_reclaimer, NULL), 0);
+		cr_assert_eq(pthread_create(&r[i], NULL, race_reclaimer, NULL),
+			     0);
 	for (i = 0; i < RACE_ENQ; i++)
 		cr_assert_eq(pthread_create(&e[i], NULL, race_enqueuer,
 					    (void *)(uintptr_t)(i * RACE_PER_ENQ)),
@@ -362,15 +363,16 @@ Test(dq, racing_enqueuers_and_reclaimers_free_each_token_once)
 	}
 	if (race.stalled) {
 		c = rculist_start_poll_synchronize_rcu();
-		for (ms = 0; ms < 1000 && !rculist_poll_state_synchronize_rcu(c);
-		     ms++)
+		for (ms = 0;
+		     ms < 1000 && !rculist_poll_state_synchronize_rcu(c); ms++)
 			usleep(1000);
-		cr_assert_fail("no progress: no token freed for 20 s, %lu of %d freed; "
-			       "%lu never freed, %lu twice; a polled grace period started then %s",
-			       race.freed, RACE_TOTAL, missing, twice,
-			       rculist_poll_state_synchronize_rcu(c) ?
-				       "ended within 1 s (the queue is stuck)" :
-				       "did not end within 1 s (polled grace periods are stuck)");
+		cr_assert_fail(
+			"no progress: no token freed for 20 s, %lu of %d freed; "
+			"%lu never freed, %lu twice; a polled grace period started then %s",
+			race.freed, RACE_TOTAL, missing, twice,
+			rculist_poll_state_synchronize_rcu(c) ?
+				"ended within 1 s (the queue is stuck)" :
+				"did not end within 1 s (polled grace periods are stuck)");
 	}
 	cr_assert_eq(twice, 0, "%lu tokens freed more than once", twice);
 	cr_assert_eq(missing, 0, "%lu tokens never freed", missing);
@@ -548,11 +550,12 @@ Test(dq, enqueuers_and_event_loops_free_each_pointer_once_after_its_readers)
 	for (k = 0; k < NKEYS; k++) {
 		struct cds_list_head *l = &dq_s.present[k]->link;
 
-		cr_assert_eq(l->prev, k ? &dq_s.present[k - 1]->link :
-					  &dq_s.head.link,
+		cr_assert_eq(l->prev,
+			     k ? &dq_s.present[k - 1]->link : &dq_s.head.link,
 			     "key %ld: prev is wrong", k);
-		cr_assert_eq(l->next, k < NKEYS - 1 ? &dq_s.present[k + 1]->link :
-						      &dq_s.head.link,
+		cr_assert_eq(l->next,
+			     k < NKEYS - 1 ? &dq_s.present[k + 1]->link :
+					     &dq_s.head.link,
 			     "key %ld: next is wrong", k);
 	}
 	cr_assert_eq(dq_s.head.link.next, &dq_s.present[0]->link);
