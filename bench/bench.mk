@@ -45,8 +45,10 @@ BENCH_POLL_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/poll)
 RECLAIM_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/reclaim)
 DQ_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/dq)
 HASH_BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/hash)
-BENCH_BINS_BENCH := $(BENCH_BINS) $(BENCH_POLL_BINS) $(RECLAIM_BINS)
-BENCH_BINS_FULL  := $(BENCH_BINS_BENCH) $(DQ_BINS) $(HASH_BENCH_BINS)
+CXX_RCU_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/cxx_rcu/cxx_rcu-$(f))
+RHASH_BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/rhash)
+BENCH_BINS_BENCH := $(BENCH_BINS) $(BENCH_POLL_BINS) $(RECLAIM_BINS) $(CXX_RCU_BINS)
+BENCH_BINS_FULL  := $(BENCH_BINS_BENCH) $(DQ_BINS) $(HASH_BENCH_BINS) $(RHASH_BENCH_BINS)
 
 # Built in parallel, one job per CPU, unless make was given -j already.
 BENCH_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))

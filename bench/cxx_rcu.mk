@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # bench/cxx_rcu.mk - what <rculist/rcu.hpp> costs beside the C API
-# (bench/cxx_rcu.cc), per flavour; part of make bench and make
-# bench-instructions:
-#   bench-cxx-rcu               wall-clock, one line per flavour and op:
+# (bench/cxx_rcu.cc), per flavour:
+#   bench-cxx-rcu               wall-clock, one line per flavour and op
+#                               (section cxx of make bench, bench/run.sh):
 #       cxx flavor=<f> op=<op> ns=<per call> calls=<n>
 #   bench-cxx-rcu-instructions  callgrind, exact whatever the load:
 #       cxx flavor=<f> op=<op> instructions=<per call> scope=caller
@@ -16,7 +16,8 @@
 # ops: c_section, cxx_section (an empty region: rculist_read_lock/_unlock
 # against std::scoped_lock on rcu_default_domain()), free_rcu,
 # obj_retire, rcu_retire (one 64-byte object allocated and reclaimed).
-# check-bench-cxx-rcu (make check): a short run prints every line.
+# check-bench runs section cxx quick (20000 calls) and wants every line.
+# Its binaries: bench.mk's CXX_RCU_BINS.
 CXX_RCU_B := $(B)/bench/cxx_rcu
 CXX_RCU_N ?= 1000
 CXX_RCU_OPS := c_section cxx_section free_rcu obj_retire rcu_retire
@@ -27,15 +28,12 @@ $(CXX_RCU_B)/cxx_rcu.o: bench/cxx_rcu.cc include/rculist/rcu.hpp | $(B)/.deps
 	$(Q)$(CXX) -std=c++17 $(ALL_CPPFLAGS) -Wall -Wextra -Wshadow -Werror -O2 -g -gdwarf-4 -c $< -o $@
 $(CXX_RCU_B)/cxx_rcu-%: $(CXX_RCU_B)/cxx_rcu.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
 	$(Q)$(CXX) -o $@ $< $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$* -pthread
-CXX_RCU_BINS := $(FLAVORS:%=$(CXX_RCU_B)/cxx_rcu-%)
 
 .PHONY: bench-cxx-rcu bench-cxx-rcu-instructions
-bench: bench-cxx-rcu
 bench-instructions: bench-cxx-rcu-instructions
 
 bench-cxx-rcu: $(CXX_RCU_BINS) ## <rculist/rcu.hpp> against the C API, ns per call (part of make bench)
-	$(Q)for f in $(FLAVORS); do $(CXX_RCU_B)/cxx_rcu-$$f $(if $(BENCH_QUICK),20000) || exit 1; done \
-		| tee $(CXX_RCU_B)/bench.txt
+	$(call BENCH_ONE,cxx)
 
 cxx_rcu_ir = valgrind --tool=callgrind --callgrind-out-file=/dev/null $(1) \
 	$(CXX_RCU_B)/cxx_rcu-$$f instr $(2) $$op 2>&1 | sed -n 's/.*Collected : //p'
@@ -49,11 +47,3 @@ bench-cxx-rcu-instructions: $(CXX_RCU_BINS) ## <rculist/rcu.hpp> against the C A
 		echo "cxx flavor=$$f op=$$op instructions=$$(((b - a) / (2 * n))) scope=all"; \
 	done; done | tee $(CXX_RCU_B)/instructions.txt
 
-# make check: the benchmark builds and prints its lines (a short run).
-CHECKS += check-bench-cxx-rcu
-.PHONY: check-bench-cxx-rcu
-check-bench-cxx-rcu: $(CXX_RCU_BINS)
-	$(Q)for f in $(FLAVORS); do $(CXX_RCU_B)/cxx_rcu-$$f 2000 || exit 1; done > $(CXX_RCU_B)/check.txt
-	$(Q)test "$$(grep -c '^cxx flavor=[a-z]* op=[a-z_]* ns=[0-9.]* calls=[0-9]*$$' $(CXX_RCU_B)/check.txt)" = \
-		$$(($(words $(CXX_RCU_OPS)) * $(words $(FLAVORS)))) || { cat $(CXX_RCU_B)/check.txt >&2; exit 1; }
-	@echo "== bench/cxx_rcu: $(words $(CXX_RCU_OPS)) ops x $(FLAVORS), quick run"

@@ -46,11 +46,14 @@ function ratio(a, b) {
 END {
 	n = split(flavors, fl, " ")
 	poll = out "/poll.txt"; reclaim = out "/reclaim.txt"; stall_txt = out "/stall.txt"
+	cxx = out "/cxx.txt"; rhash = out "/rhash.txt"
 	if (rows)
 		closing_table()
 	poll_table()
 	reclaim_table()
 	stall_table()
+	cxx_table()
+	rhash_table()
 }
 function closing_table(    i, f, s, rd, r2) {
 	print "\nWhich flavour: medians of this run ('!': a disturbed sample, see the tables above)"
@@ -178,6 +181,83 @@ function poll_table(    line, kv, pk, i, f, any) {
 	}
 }
 function pp(k) { return (k in p50) ? p50[k] " / " p99[k] : "-" }
+# Section cxx's lines: cxx flavor=F op=O ns=N calls=C (bench/cxx_rcu.cc)
+function cxx_table(    line, kv, ns, any, i, f) {
+	while ((getline line < cxx) > 0) {
+		if (line !~ /^cxx flavor=/)
+			continue
+		fields(line, kv)
+		ns[kv["flavor"] "," kv["op"]] = kv["ns"]
+		any = 1
+	}
+	if (!any)
+		return
+	print "\n<rculist/rcu.hpp> against the C API (bench-cxx-rcu): ns per call of an empty read-side"
+	print "section, rculist_read_lock()/_unlock() (C) against std::scoped_lock on rcu_default_domain()"
+	print "(C++); ns per 64-byte object allocated and reclaimed, rculist_free_rcu() against"
+	print "rcu_obj_base::retire() and rcu_retire(), rcu_barrier() included; x: over the C call's"
+	printf "\n%-6s %9s %9s %7s | %9s %10s %7s %10s %7s\n", "flavor", "C", "C++", "x", \
+		"free_rcu", "obj_retire", "x", "rcu_retire", "x"
+	for (i = 1; i <= n; i++) {
+		f = fl[i]
+		printf "%-6s %9s %9s %7s | %9s %10s %7s %10s %7s\n", f, \
+			cv(ns, f ",c_section"), cv(ns, f ",cxx_section"), \
+			cx(ns, f ",cxx_section", f ",c_section"), cv(ns, f ",free_rcu"), \
+			cv(ns, f ",obj_retire"), cx(ns, f ",obj_retire", f ",free_rcu"), \
+			cv(ns, f ",rcu_retire"), cx(ns, f ",rcu_retire", f ",free_rcu")
+	}
+}
+# A cell of a text section's table, and the ratio of two: "-" where missing,
+# "n/a" where the divisor is 0 (a quick run's case too short to count).
+function cv(a, k) { return (k in a) ? a[k] : "-" }
+function cx(a, k, d) {
+	if (!(k in a) || !(d in a))
+		return "-"
+	return a[d] + 0 ? sprintf("%.2fx", a[k] / a[d]) : "n/a"
+}
+# Section rhash's lines (bench/rhash.c): rhash-insert: impl=I flavor=F
+# keys=K secs=S ... p50-ns=.. p99-ns=.., and rhash: impl=I flavor=F keys=K
+# readers=R updater=U lookups/s=..M ... updates/s=..M bytes/elem=B
+function rhash_table(    line, kv, v, any, i, f, keys, r, l) {
+	while ((getline line < rhash) > 0) {
+		if (line !~ /^rhash(-insert)?: /)
+			continue
+		fields(line, kv)
+		f = kv["flavor"] "," kv["impl"]
+		keys = kv["keys"]
+		if (line ~ /^rhash-insert: /) {
+			v[f ",secs"] = kv["secs"]
+			v[f ",p50p99"] = kv["p50-ns"] "/" kv["p99-ns"]
+		} else {
+			v[f "," kv["readers"] "," kv["updater"]] = si(kv["lookups/s"]) / 1e6
+			if (kv["readers"] == 1 && kv["updater"] == 1)
+				v[f ",upd"] = si(kv["updates/s"]) / 1e6
+			v[f ",bytes"] = kv["bytes/elem"]
+		}
+		any = 1
+	}
+	if (!any)
+		return
+	print "\nResizable hash tables (bench-rhash): cds_rhashtable against liburcu's rculfhash with"
+	print "automatic resizing, " keys " keys inserted into each empty table, then lookups of random keys:"
+	print "M lookups/s of 1 reader, 2 readers, 1 reader beside a flat-out updater (replacing a key's"
+	print "element), x: over rculfhash's; upd: that updater's M updates/s; B/elem: bytes per key;"
+	print "insert: seconds to insert every key, ns of one insert p50/p99 (r: rhashtable, l: rculfhash)"
+	printf "\n%-6s %8s %7s %8s %7s %8s %7s | %7s %7s | %6s %6s | %7s %7s %11s %11s\n", \
+		"flavor", "1 reader", "x", "2 reads", "x", "+updater", "x", "upd:r", "upd:l", \
+		"B/el:r", "B/el:l", "ins s:r", "ins s:l", "p50/p99:r", "p50/p99:l"
+	for (i = 1; i <= n; i++) {
+		f = fl[i]; r = f ",rhashtable"; l = f ",rculfhash-resize"
+		printf "%-6s %8s %7s %8s %7s %8s %7s | %7s %7s | %6s %6s | %7s %7s %11s %11s\n", f, \
+			rv(v, r ",1,0"), cx(v, r ",1,0", l ",1,0"), \
+			rv(v, r ",2,0"), cx(v, r ",2,0", l ",2,0"), \
+			rv(v, r ",1,1"), cx(v, r ",1,1", l ",1,1"), \
+			rv(v, r ",upd"), rv(v, l ",upd"), cv(v, r ",bytes"), cv(v, l ",bytes"), \
+			cv(v, r ",secs"), cv(v, l ",secs"), cv(v, r ",p50p99"), cv(v, l ",p50p99")
+	}
+	print "(wall-clock rates: on a loaded machine read them against the lookups/cpu-s of rhash.txt)"
+}
+function rv(a, k) { return (k in a) ? sprintf("%.2f", a[k]) : "-" }
 # A line of key=value words after its first word, into kv.
 function fields(line, kv,    m, w, j, pair) {
 	split("", kv)

@@ -27,7 +27,7 @@
  * not known: rculfhash does not say); bytes/elem what the table and its
  * elements took from malloc (mallinfo2(), every arena) per key; the
  * other fields as bench/hash.c prints them.  BENCH_QUICK=1: 4096 keys,
- * 0.02 s a case (check-bench-rhash).  Compiled per flavour: rculfhash is
+ * 0.02 s a case (check-bench).  Compiled per flavour: rculfhash is
  * bound to the flavour of the rculist library of this binary.
  */
 #define _GNU_SOURCE /* RUSAGE_THREAD */

@@ -59,6 +59,8 @@ conc    bench 9  ^@F@,conc,list8,(rculist|urcu|rwlock),(2r-reads|fl-reads|fl-upd
 gp      bench 3  ^@F@,gp,(sync-busy,rculist,(p50|p99\.9)-us|call_rcu,rculist,calls/s),
 poll    bench 4  ^poll flavor=@F@ op=(start_to_satisfied|synchronize_rcu) readers=[01] p50_us=[0-9.]+ p99_us=[0-9.]+ max_us=
 reclaim bench 8  ^reclaim: impl=[a-z_]+ flavor=@F@ updaters=[12] updates/s=[0-9.]+[kMG]? .* peak_waiting=[0-9]+
+cxx     bench 5  ^cxx flavor=@F@ op=(c_section|cxx_section|free_rcu|obj_retire|rcu_retire) ns=[0-9.]+ calls=[0-9]+$
+rhash   full  10 ^rhash(-insert: impl=[a-z-]+ flavor=@F@ keys=[0-9]+ secs=[0-9.]+ inserts/s=[0-9.]+M p50-ns=[0-9]+ p99-ns=[0-9]+ |: impl=[a-z-]+ flavor=@F@ .* updater=(0 .* hits=100\.0|1 .* hits=[0-9.]+)% updates/s=[0-9.]+M bytes/elem=[0-9.]+ )
 stall   full  2  ^reclaim-stall: flavor=@F@ limit=[0-9]+ seconds=[0-9.]+ peak=[0-9]+ .* verdict=
 dq      full  6  ^dq flavor=@F@ impl=[a-z_]+ updaters=[12] updates/s=[0-9.]+M min=
 hash    full  16 ^hash: impl=[a-z-]+ flavor=@F@ .* updater=(0 .* hits=100\.0|1 .* hits=[0-9.]+)% updates/s=[0-9.]+M bytes/elem=[0-9.]+ others=
@@ -68,6 +70,7 @@ reps=3
 scale=${BENCH_SCALE:-1.25}
 calls=1000000 # poll's calls per operation
 dq_runs=3
+cxx_calls=1000000 # bench/cxx_rcu.cc: 10x that per section op, 1/4 per retire op
 stall=${BENCH_STALL:-15}
 if [ $mode = full ]; then
 	reps=5
@@ -82,6 +85,7 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	stall=0.3
 	calls=10000
 	dq_runs=1
+	cxx_calls=20000
 	BENCH_STALL_LIMIT=10000 # reached in 0.3 s even on a loaded machine
 fi
 [ $mode = check ] && reps=1
@@ -108,6 +112,11 @@ run_section() {
 		;;
 	dq) "$dir/$2/dq" -r "$dq_runs" ;;
 	hash) "$dir/$2/hash" ;;
+	cxx) "$dir/cxx_rcu/cxx_rcu-$2" "$cxx_calls" ;;
+	# 1M keys (BENCH_QUICK: 4096), about 25 s a flavour on a loaded
+	# machine; bounded, for rculfhash's automatic resize was seen to
+	# never start (a table of 64 buckets filled: 7 minutes for 256k keys).
+	rhash) timeout 300 "$dir/$2/rhash" ;;
 	*)
 		echo "bench/run.sh: no section $1" >&2
 		return 2
