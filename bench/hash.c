@@ -287,14 +287,15 @@ static void *reader_main(void *arg)
 
 	if (uses_rcu())
 		rculist_register_thread();
-	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+	/* One batch at least: a reader started late still looks up. */
+	do {
 		for (i = 0; i < 256; i++)
 			hits += (unsigned long)lookup(
 				key_of(next_rand(&me->seed) % nkeys));
 		ops += 256;
 		if (uses_rcu())
 			rculist_quiescent_state();
-	}
+	} while (!__atomic_load_n(&stop, __ATOMIC_RELAXED));
 	if (uses_rcu())
 		rculist_unregister_thread();
 	me->ops = ops;
