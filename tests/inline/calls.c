@@ -48,35 +48,21 @@ static void (*next_fn(const char *name))(void)
 	return fn;
 }
 
-void rculist_read_lock(void)
-{
-	static void (*fn)(void);
+/* name(): counted in counter, then forwarded to the library's name(). */
+#define COUNTED_CALL(name, counter)                                \
+	void name(void)                                            \
+	{                                                          \
+		static void (*fn)(void);                           \
+                                                                   \
+		__atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED); \
+		if (!fn)                                           \
+			fn = next_fn(#name);                       \
+		fn();                                              \
+	}
 
-	__atomic_fetch_add(&lock_calls, 1, __ATOMIC_RELAXED);
-	if (!fn)
-		fn = next_fn("rculist_read_lock");
-	fn();
-}
-
-void rculist_read_unlock(void)
-{
-	static void (*fn)(void);
-
-	__atomic_fetch_add(&unlock_calls, 1, __ATOMIC_RELAXED);
-	if (!fn)
-		fn = next_fn("rculist_read_unlock");
-	fn();
-}
-
-void rculist_quiescent_state(void)
-{
-	static void (*fn)(void);
-
-	__atomic_fetch_add(&qs_calls, 1, __ATOMIC_RELAXED);
-	if (!fn)
-		fn = next_fn("rculist_quiescent_state");
-	fn();
-}
+COUNTED_CALL(rculist_read_lock, lock_calls)
+COUNTED_CALL(rculist_read_unlock, unlock_calls)
+COUNTED_CALL(rculist_quiescent_state, qs_calls)
 
 /* Back to the inline wrappers for the rest of the file. */
 #define rculist_read_lock	rculist__read_lock_wrap

@@ -28,6 +28,14 @@ static void fill(struct cds_list_head *h, size_t n)
 
 /* ------------------------------------------- replace on an empty head */
 
+/* old: an empty head; newp: poisoned, for the replace to overwrite. */
+static void empty_head_and_poison(struct cds_list_head *old,
+				  struct cds_list_head *newp)
+{
+	CDS_INIT_LIST_HEAD(old);
+	memset(newp, 0xa5, sizeof(*newp));
+}
+
 /*
  * before: [old] (empty)    after: [newp] (empty)
  * The kernel's result; liburcu's macro would leave old <-> newp.
@@ -36,8 +44,7 @@ Test(list_newer, replace_empty_head_leaves_new_empty)
 {
 	struct cds_list_head old, newp;
 
-	CDS_INIT_LIST_HEAD(&old);
-	memset(&newp, 0xa5, sizeof(newp));
+	empty_head_and_poison(&old, &newp);
 	cds_list_replace(&old, &newp);
 	CHECK_EMPTY(&newp);
 }
@@ -47,8 +54,7 @@ Test(list_newer, replace_init_empty_head_leaves_both_empty)
 {
 	struct cds_list_head old, newp;
 
-	CDS_INIT_LIST_HEAD(&old);
-	memset(&newp, 0xa5, sizeof(newp));
+	empty_head_and_poison(&old, &newp);
 	cds_list_replace_init(&old, &newp);
 	CHECK_EMPTY(&newp);
 	CHECK_EMPTY(&old);
@@ -62,8 +68,7 @@ Test(list_newer, replace_rcu_empty_head_links_old_and_new)
 {
 	struct cds_list_head old, newp;
 
-	CDS_INIT_LIST_HEAD(&old);
-	memset(&newp, 0xa5, sizeof(newp));
+	empty_head_and_poison(&old, &newp);
 	cds_list_replace_rcu(&old, &newp);
 	cr_assert_eq(old.next, &newp);
 	cr_assert_eq(old.prev, &newp);

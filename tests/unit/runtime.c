@@ -146,6 +146,39 @@ static void assert_reader_holds_up_grace_period(pthread_t tid, const char *reade
 }
 
 /*
+ * Runs thread, which holds up no grace period at its stage 1 (idle says
+ * how it stands then) and is inside a read-side section from its stage 3
+ * to its stage 4: a grace period ends at stage 1, and then only when the
+ * section ends.
+ */
+static void assert_idle_then_reading(void *(*thread)(void *), const char *idle,
+				     const char *reader, const char *after)
+{
+	pthread_t tid;
+
+	cr_assert_eq(pthread_create(&tid, NULL, thread, NULL), 0);
+	stage_wait(1);
+	assert_synchronize_returns(idle);
+	stage_set(2);
+	stage_wait(3);
+	assert_reader_holds_up_grace_period(tid, reader, after);
+}
+
+/*
+ * The end of a reader thread inside its read-side section: leaves it at
+ * stage 4, announces a quiescent state, unregisters at stage 5.
+ */
+static void *leave_section_at_stage_4(void) RCULIST_RELEASES_RCU
+{
+	stage_wait(4);
+	rculist_read_unlock();
+	rculist_quiescent_state();
+	stage_wait(5);
+	rculist_unregister_thread();
+	return NULL;
+}
+
+/*
  * Registers, reads, and exits without unregistering, online (qsbr) and
  * without a quiescent state since its read.
  */
@@ -193,12 +226,7 @@ static void *reregister(void *arg)
 	rculist_read_lock();
 	ongoing_after_reregister = rculist_read_ongoing();
 	stage_set(3); /* in a read-side section: holds up grace periods */
-	stage_wait(4);
-	rculist_read_unlock();
-	rculist_quiescent_state();
-	stage_wait(5);
-	rculist_unregister_thread();
-	return NULL;
+	return leave_section_at_stage_4();
 }
 
 /*
@@ -208,17 +236,10 @@ static void *reregister(void *arg)
  */
 Test(runtime, unregister_then_register_again, .timeout = 20)
 {
-	pthread_t tid;
-
-	cr_assert_eq(pthread_create(&tid, NULL, reregister, NULL), 0);
-	stage_wait(1);
-	assert_synchronize_returns("for an unregistered thread");
-	stage_set(2);
-	stage_wait(3);
+	assert_idle_then_reading(reregister, "for an unregistered thread",
+				 "a reader's section", "after the section");
 	cr_assert(ongoing_after_reregister,
 		  "rculist_read_ongoing() false after registering again");
-	assert_reader_holds_up_grace_period(tid, "a reader's section",
-					    "after the section");
 }
 
 static void *goes_offline(void *arg)
@@ -247,15 +268,9 @@ static void *goes_offline(void *arg)
  */
 Test(runtime, offline_thread_does_not_block_synchronize, .timeout = 20)
 {
-	pthread_t tid;
-
-	cr_assert_eq(pthread_create(&tid, NULL, goes_offline, NULL), 0);
-	stage_wait(1);
-	assert_synchronize_returns("for an offline thread");
-	stage_set(2);
-	stage_wait(3);
-	assert_reader_holds_up_grace_period(tid, "an online reader's section",
-					    "when the reader went offline");
+	assert_idle_then_reading(goes_offline, "for an offline thread",
+				 "an online reader's section",
+				 "when the reader went offline");
 }
 
 #define NCALLS 100
@@ -353,12 +368,7 @@ static void *announces_after_section(void *arg)
 	}
 	rculist_read_lock();
 	__atomic_store_n(&reader_inside, 1, __ATOMIC_RELEASE);
-	stage_wait(4);
-	rculist_read_unlock();
-	rculist_quiescent_state();
-	stage_wait(5);
-	rculist_unregister_thread();
-	return NULL;
+	return leave_section_at_stage_4();
 }
 
 /*

@@ -20,26 +20,31 @@ static inline int flavor_is(const char *name)
 	return strcmp(rculist_flavor_name(), name) == 0;
 }
 
+/*
+ * SECTION_STEP(lock) / SECTION_STEP(unlock): one step of a read-side
+ * section.  qsbr outside debug mode has no section of its own: the debug
+ * tracker's stands in for it there.
+ */
+#ifndef RCULIST_DEBUG
+#define SECTION_STEP(step)                                              \
+	do {                                                            \
+		if (flavor_is("qsbr"))                                  \
+			rculist__debug_read_##step(__FILE__, __LINE__); \
+		else                                                    \
+			rculist_read_##step();                          \
+	} while (0)
+#else
+#define SECTION_STEP(step) rculist_read_##step()
+#endif
+
 static inline void enter_section(void) RCULIST_ACQUIRES_RCU
 {
-#ifndef RCULIST_DEBUG
-	if (flavor_is("qsbr")) {
-		rculist__debug_read_lock(__FILE__, __LINE__);
-		return;
-	}
-#endif
-	rculist_read_lock();
+	SECTION_STEP(lock);
 }
 
 static inline void leave_section(void) RCULIST_RELEASES_RCU
 {
-#ifndef RCULIST_DEBUG
-	if (flavor_is("qsbr")) {
-		rculist__debug_read_unlock(__FILE__, __LINE__);
-		return;
-	}
-#endif
-	rculist_read_unlock();
+	SECTION_STEP(unlock);
 }
 
 #endif /* RCULIST_TESTS_SECTION_H */
