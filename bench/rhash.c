@@ -46,6 +46,8 @@
 #include BENCH_HEADER
 #include <urcu/rculfhash.h>
 
+#include "keys.h"
+
 #include "measure.h"
 
 #define RH_CAT2(a, b, c) a##b##c
@@ -85,29 +87,6 @@ static struct cds_lfht *lfht;
 static enum impl cur;
 static unsigned long nkeys;
 static int stop;
-
-/* Key i: a bijection of 0..2^64-1 (splitmix64), so keys are distinct. */
-static unsigned long key_of(unsigned long i)
-{
-	unsigned long long z = i + 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return (unsigned long)(z ^ (z >> 31));
-}
-
-static unsigned long next_rand(unsigned long long *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return (unsigned long)*s;
-}
-
-static unsigned long lfht_hash(unsigned long key)
-{
-	return cds_hash_64(key, 32);
-}
 
 static int lfht_match(struct cds_lfht_node *node, const void *key)
 {
