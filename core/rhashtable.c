@@ -740,6 +740,16 @@ int cds_rhashtable_walk_start_check(struct cds_rhashtable_iter *iter)
 }
 
 /* The next object from (slot, skip) on, or the move to a future table. */
+/* The walker stands on @p (of @list in an rhltable): its object. */
+static void *walk_emit(struct cds_rhashtable_iter *iter,
+		       struct cds_rhash_head *p, struct cds_rhlist_head *list)
+{
+	iter->skip++;
+	iter->p = p;
+	iter->list = list;
+	return cds_rht_obj(iter->ht, iter->ht->rhlist ? &list->rhead : p);
+}
+
 static void *walk_find_next(struct cds_rhashtable_iter *iter)
 {
 	struct cds_bucket_table *tbl = iter->walker.tbl;
@@ -772,12 +782,8 @@ static void *walk_find_next(struct cds_rhashtable_iter *iter)
 			skip--;
 		}
 next:
-		if (!cds_rht_is_a_nulls(p)) {
-			iter->skip++;
-			iter->p = p;
-			iter->list = list;
-			return cds_rht_obj(ht, rhlist ? &list->rhead : p);
-		}
+		if (!cds_rht_is_a_nulls(p))
+			return walk_emit(iter, p, list);
 		iter->skip = 0;
 	}
 	iter->p = NULL;
@@ -805,12 +811,8 @@ void *cds_rhashtable_walk_next(struct cds_rhashtable_iter *iter)
 			list = rculist__container_of(p, struct cds_rhlist_head,
 						     rhead);
 		}
-		if (!cds_rht_is_a_nulls(p)) {
-			iter->skip++;
-			iter->p = p;
-			iter->list = list;
-			return cds_rht_obj(ht, rhlist ? &list->rhead : p);
-		}
+		if (!cds_rht_is_a_nulls(p))
+			return walk_emit(iter, p, list);
 		/* The end of this bucket: on to the next one. */
 		iter->skip = 0;
 		iter->slot++;
