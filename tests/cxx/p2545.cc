@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/cxx/p2545.cc - the examples of P2545 (section 4) and of the
- * standard's [saferecl.rcu], with std:: read as rculist::.  The papers'
- * text was not at hand: written afresh from their description (a name
- * read under a region while another thread replaces it and frees the old
- * one after rcu_synchronize(), or retires it; an rcu_obj_base object
- * retired; the standard's one-line scoped_lock), each then run with
- * threads so that the reads and the frees overlap.  It uses nothing but
+ * tests/cxx/p2545.cc - the examples of P2545 and of the standard's
+ * [saferecl.rcu], with std:: read as rculist::.  P2545's comparison
+ * tables (its RCU column: the intrusive style with rcu_obj_base and
+ * retire(), the non-intrusive style with rcu_retire(), the synchronous
+ * style with rcu_synchronize() then delete) are below as the paper
+ * prints them, their placeholders filled (Data's members, Result, the
+ * reader's fn); the standard's only example is its one-line scoped_lock.
+ * Two more examples in the same spirit (a name read under a region while
+ * another thread replaces it; an rcu_obj_base object retired) come
+ * first.  Each is run with threads so that the reads and the frees
+ * overlap, and each Data poisons itself when it is deleted, so that a
+ * reader that sees a deleted one fails the run.  It uses nothing but
  * <rculist/rcu.hpp> and the standard's names (no rculist_ call, no
  * registration): make check-adopt builds it against the installed
  * library, with pkg-config and with CMake, under every flavour.
@@ -14,6 +19,7 @@
 #include <rculist/rcu.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -80,6 +86,171 @@ void update_foo(int a, int b)
 	oldp->retire();
 }
 
+// P2545's comparison tables, the RCU column of each, unchanged but for
+// std:: -> rculist:: and the placeholders: Data's members (a value its
+// destructor poisons), Result.
+using Result = int;
+constexpr int poisoned = -1;
+
+namespace intrusive {
+struct Data : rculist::rcu_obj_base<Data> { /* members */
+	int value;
+	explicit Data(int v) : value(v)
+	{
+	}
+	~Data()
+	{
+		value = poisoned;
+	}
+};
+
+std::atomic<Data *> data_;
+
+template <typename Func>
+Result reader_op(Func fn)
+{
+	std::scoped_lock l(rculist::rcu_default_domain());
+	Data *p = data_;
+	// fn should not block too long or call
+	// rcu_synchronize(), rcu_barrier(), or
+	// rcu_retire(), directly or indirectly
+	return fn(p);
+}
+
+// May be called concurrently with reader_op
+void update(Data *newdata)
+{
+	Data *olddata = data_.exchange(newdata);
+	olddata->retire(); // reclaim *olddata when safe
+}
+} // namespace intrusive
+
+namespace nonintrusive {
+struct Data { /* members */
+	int value;
+	explicit Data(int v) : value(v)
+	{
+	}
+	~Data()
+	{
+		value = poisoned;
+	}
+};
+
+std::atomic<Data *> data_;
+
+template <typename Func>
+Result reader_op(Func fn)
+{
+	std::scoped_lock l(rculist::rcu_default_domain());
+	Data *p = data_;
+	// fn should not block too long or call
+	// rcu_synchronize(), rcu_barrier(), or
+	// rcu_retire(), directly or indirectly
+	return fn(p);
+}
+
+// May be called concurrently with reader_op
+void update(Data *newdata)
+{
+	Data *olddata = data_.exchange(newdata);
+	rculist::rcu_retire(olddata); // reclaim *olddata when safe
+}
+} // namespace nonintrusive
+
+namespace synchronous {
+struct Data { /* members */
+	int value;
+	explicit Data(int v) : value(v)
+	{
+	}
+	~Data()
+	{
+		value = poisoned;
+	}
+};
+
+std::atomic<Data *> data_;
+
+template <typename Func>
+Result reader_op(Func fn)
+{
+	std::scoped_lock l(rculist::rcu_default_domain());
+	Data *p = data_;
+	// fn should not block too long or call
+	// rcu_synchronize(), rcu_barrier(), or
+	// rcu_retire(), directly or indirectly
+	return fn(p);
+}
+
+// May be called concurrently with reader_op
+void update(Data *newdata)
+{
+	Data *olddata = data_.exchange(newdata);
+	rculist::rcu_synchronize(); // wait until it's safe
+	delete olddata;		    // then reclaim *olddata
+}
+} // namespace synchronous
+
+/*
+ * One table's example under load: two readers call reader_op() with an
+ * fn that reads the value twice across a pause (a deleted Data would show
+ * poisoned, or change), while this thread updates 300 times, each update
+ * overlapping two reads at least; then the last one is deleted after a
+ * barrier.  Returns the bad reads.
+ */
+template <typename Data, typename ReaderOp, typename Update>
+long run_table(const char *style, std::atomic<Data *> &data_,
+	       ReaderOp reader_op, Update update)
+{
+	std::atomic<bool> stop(false);
+	std::atomic<long> bad(0), reads(0);
+	std::vector<std::thread> readers;
+
+	data_ = new Data(0);
+	for (int i = 0; i < 2; i++)
+		readers.emplace_back([&] {
+			while (!stop) {
+				Result r = reader_op([](Data *p) {
+					int v = p->value;
+					std::this_thread::yield();
+					return v >= 0 && p->value == v ?
+						       v :
+						       poisoned;
+				});
+				if (r == poisoned)
+					bad++;
+				reads++;
+			}
+		});
+	for (int i = 1; i <= 300; i++) {
+		/* Each update overlaps reads: wait for two more. */
+		long seen = reads;
+		auto until = std::chrono::steady_clock::now() +
+			     std::chrono::seconds(10);
+		update(new Data(i));
+		while (reads < seen + 2 && !bad)
+			if (std::chrono::steady_clock::now() > until) {
+				std::cout
+					<< style
+					<< ": no progress of the readers in 10 s\n";
+				bad++;
+				break;
+			} else {
+				std::this_thread::yield();
+			}
+	}
+	stop = true;
+	for (auto &t : readers)
+		t.join();
+	rculist::rcu_barrier();
+	Result last = reader_op([](Data *p) { return p->value; });
+	delete data_.load();
+	std::cout << "P2545 table, " << style << " style: " << reads
+		  << " reads, last " << last << ", " << bad << " bad reads\n";
+	return bad + (last != 300);
+}
+
 int main()
 {
 	// [saferecl.rcu.domain.general], Example 1.
@@ -114,6 +285,15 @@ int main()
 	for (auto &t : readers)
 		t.join();
 	rculist::rcu_barrier();
+	bad += run_table("intrusive", intrusive::data_,
+			 intrusive::reader_op<Result (*)(intrusive::Data *)>,
+			 intrusive::update);
+	bad += run_table("non-intrusive", nonintrusive::data_,
+			 nonintrusive::reader_op<Result (*)(nonintrusive::Data *)>,
+			 nonintrusive::update);
+	bad += run_table("synchronous", synchronous::data_,
+			 synchronous::reader_op<Result (*)(synchronous::Data *)>,
+			 synchronous::update);
 	print_name(std::cout);
 	std::cout << "P2545 examples: " << names_read << " names read, sum "
 		  << read_foo() << ", " << bad << " bad reads\n";
