@@ -548,8 +548,11 @@ int main(int argc, char **argv)
 	if (stall > 0) {
 		stall_run(limit, stall);
 		stall_run(0, stall / 10 > 1 ? stall / 10 : 1);
+		/* Its unlimited run no longer than the limited one (check-bench). */
 		simple_stall_run(limit, stall);
-		simple_stall_run(0, stall / 10 > 1 ? stall / 10 : 1);
+		simple_stall_run(0, stall / 10 > 1 ? stall / 10 :
+				    stall < 1	   ? stall :
+						     1);
 	}
 	return 0;
 }
