@@ -9,8 +9,11 @@
  *   - a batch of SIMPLE_BATCH blocks gets a carrier (one malloc() per
  *     batch) and goes to liburcu's own call_rcu() with one callback,
  *     which frees its blocks in call_rcu's worker thread;
- *   - an idle thread's open batch goes at its exit (a thread-specific
- *     destructor) or at simple_barrier(), which takes every thread's;
+ *   - an idle thread's open batch goes with the callback of the thread's
+ *     last carrier in flight (a push with none in flight sends at once),
+ *     at its exit (a thread-specific destructor) or at simple_barrier(),
+ *     which takes every thread's (it does not wait for such a send in
+ *     progress: core/reclaim.c's barrier does, through its windows);
  *   - stats: an atomic counter of blocks handed off and not yet freed,
  *     written once per batch; the limit: a thread that hands off while
  *     the counter is at the limit waits for grace periods until it is
@@ -22,10 +25,10 @@
  *     flight than the ring holds, the answer is a lower bound).
  *
  * What it leaves out, against core/reclaim.c: the owner frees nothing
- * (call_rcu's one worker frees for every updater), an idle thread's
- * open batch waits for its exit or a barrier (no probe and sweep), no
- * malloc_trim() once a backlog drained, no fork handling, no
- * rculist_call_rcu() sharing the batches.
+ * (call_rcu's one worker frees for every updater), no bound on carriers
+ * in flight, a barrier that misses a send in progress, no malloc_trim()
+ * once a backlog drained, no fork handling, no rculist_call_rcu()
+ * sharing the batches, and no model of its own.
  * Include once, after <rculist.h>, with simple_call_rcu and
  * simple_barrier_rcu set to the flavour's call_rcu() and rcu_barrier().
  */
@@ -51,17 +54,19 @@ struct simple_block {
 	size_t offset;
 };
 
+struct simple_thread {
+	struct simple_block *open; /* CAS by the owner, exchange by others */
+	unsigned long n;	/* the owner's count; a take resets it late */
+	unsigned long inflight; /* carriers sent, not yet called back */
+	struct simple_thread *next;
+} __attribute__((aligned(64)));
+
 struct simple_carrier {
 	struct rcu_head rcu;
+	struct simple_thread *owner;
 	struct simple_block *blocks;
 	unsigned long n;
 };
-
-struct simple_thread {
-	struct simple_block *open; /* CAS by the owner, exchange by others */
-	unsigned long n; /* the owner's count; a take resets it late */
-	struct simple_thread *next;
-} __attribute__((aligned(64)));
 
 static struct {
 	long pending;		  /* handed off, not yet freed */
@@ -93,18 +98,48 @@ static void simple_free_blocks(struct simple_block *b)
 	}
 }
 
+static void simple_flush(struct simple_thread *t);
+
+/*
+ * A carrier's grace period is over: free its blocks.  The last carrier
+ * of a thread sends what the thread left open (an idle thread's batch):
+ * the owner pushes, then loads inflight; this decrements, then loads
+ * open (all sequentially consistent), so one of them sees the other.
+ */
 static void simple_done(struct rcu_head *head)
 {
 	struct simple_carrier *c = (struct simple_carrier *)(void *)head;
+	struct simple_thread *t = c->owner;
 
 	simple_free_blocks(c->blocks);
 	__atomic_sub_fetch(&simple_hot.pending, (long)c->n, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&simple_hot.done, 1, __ATOMIC_RELEASE);
 	free(c);
+	if (!__atomic_sub_fetch(&t->inflight, 1, __ATOMIC_SEQ_CST) &&
+	    __atomic_load_n(&t->open, __ATOMIC_SEQ_CST))
+		simple_flush(t);
 }
 
-/* Hand @blocks (@n of them) to call_rcu(); the limit may make it wait. */
-static void simple_send(struct simple_block *blocks, unsigned long n, int may_wait)
+/* Push @list (a chain of blocks) back onto @t's open batch. */
+static void simple_put_back(struct simple_thread *t, struct simple_block *list)
+{
+	struct simple_block *tail = list, *old;
+
+	while (tail->next)
+		tail = tail->next;
+	old = __atomic_load_n(&t->open, __ATOMIC_RELAXED);
+	do
+		tail->next = old;
+	while (!__atomic_compare_exchange_n(&t->open, &old, list, 1,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+}
+
+/*
+ * Hand @t's @blocks (@n of them) to call_rcu(); the limit may make it
+ * wait.  With no memory for a carrier they go back to the open batch.
+ */
+static void simple_send(struct simple_thread *t, struct simple_block *blocks,
+			unsigned long n, int may_wait)
 {
 	struct simple_carrier *c;
 	unsigned long seq, lim, peak, done;
@@ -114,13 +149,13 @@ static void simple_send(struct simple_block *blocks, unsigned long n, int may_wa
 		return;
 	c = malloc(sizeof(*c));
 	if (!c) {
-		/* No carrier: wait for the grace period here instead. */
-		rculist_synchronize_rcu();
-		simple_free_blocks(blocks);
+		simple_put_back(t, blocks);
 		return;
 	}
+	c->owner = t;
 	c->blocks = blocks;
 	c->n = n;
+	__atomic_add_fetch(&t->inflight, 1, __ATOMIC_SEQ_CST);
 	v = __atomic_add_fetch(&simple_hot.pending, (long)n, __ATOMIC_RELAXED);
 	peak = __atomic_load_n(&simple_peak, __ATOMIC_RELAXED);
 	while (v > (long)peak &&
@@ -155,7 +190,7 @@ static void simple_flush(struct simple_thread *t)
 	list = __atomic_exchange_n(&t->open, NULL, __ATOMIC_ACQUIRE);
 	for (b = list; b; b = b->next)
 		n++;
-	simple_send(list, n, 0);
+	simple_send(t, list, n, 0);
 }
 
 static void simple_exit(void *arg)
@@ -181,6 +216,7 @@ static struct simple_thread *simple_adopt(void)
 		abort();
 	t->open = NULL;
 	t->n = 0;
+	t->inflight = 0;
 	pthread_mutex_lock(&simple_lock);
 	t->next = simple_threads;
 	simple_threads = t;
@@ -205,9 +241,10 @@ static void simple_free_rcu(struct rcu_head *head, size_t offset)
 	do
 		b->next = old;
 	while (!__atomic_compare_exchange_n(&t->open, &old, b, 1,
-					    __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	n = old ? t->n + 1 : 1;
-	if (n < SIMPLE_BATCH) {
+	/* Full, or nothing in flight whose callback would send it. */
+	if (n < SIMPLE_BATCH && __atomic_load_n(&t->inflight, __ATOMIC_SEQ_CST)) {
 		t->n = n;
 		return;
 	}
@@ -216,7 +253,7 @@ static void simple_free_rcu(struct rcu_head *head, size_t offset)
 	/* A barrier may have taken some: count what is left. */
 	for (n = 0, b = old; b; b = b->next)
 		n++;
-	simple_send(old, n, 1);
+	simple_send(t, old, n, 1);
 }
 
 /* Every thread's open batch sent, then liburcu's barrier. */
