@@ -9,29 +9,40 @@
  *   dq             a defer queue of DQ_CAPACITY per updater: enqueue, and
  *                  rculist_dq_reclaim() in the same loop; on -ENOSPC the
  *                  updater waits with rculist_synchronize_rcu() (counted:
- *                  full=).
+ *                  full=);
+ *   simple         the simpler design issue 30 asked to be measured
+ *                  (bench/reclaim_simple.h): a thread-local batch handed
+ *                  whole to liburcu's call_rcu(), whose callback frees it.
  *
- *   reclaim [-t SECONDS] [-r RUNS] [-s STALL_SECONDS [-l LIMIT]]
+ *   reclaim [-t SECONDS] [-r RUNS] [-i IMPL,...] [-s STALL_SECONDS [-l LIMIT]]
  *
- * Cases: those four x {1, 2} updaters (no readers), each run RUNS times
- * (default 5), cases interleaved so that drift hits them alike,
- * BENCH_SCALE x 0.5 s a run (BENCH_QUICK=1: 0.05 s).  One line per case:
+ * Cases: those five (or those -i names) x {1, 2} updaters (no readers),
+ * each run RUNS times (default 5), cases interleaved so that drift hits
+ * them alike, BENCH_SCALE x 0.5 s a run (BENCH_QUICK=1: 0.05 s).  One
+ * line per case:
  *
  *   reclaim: impl=free_rcu flavor=memb updaters=2 updates/s=... \
- *	min=... max=... peak_waiting=... others=... runs=5 full=0
+ *	min=... max=... peak_waiting=... others=... runs=5 full=0 \
+ *	ops=... drained/s=...
  *
  * updates/s is the median over the runs, min/max the extremes;
  * peak_waiting the most blocks retired and not yet freed at once over
  * the runs (sampled every millisecond, and for free_rcu also the
  * library's exact peak of blocks handed to call_rcu); others the most
  * CPU, in cores, that other processes used during a run; full the
- * -ENOSPC returns over all runs (dq; 0 for the others).  Between runs
- * everything is freed, untimed.  Then one line per updater count, the
- * ratios of the medians (same run):
+ * -ENOSPC returns over all runs (dq; 0 for the others); ops the updates
+ * of all runs (instructions per update: a callgrind run with -i and
+ * -t); drained/s the median of the updates over the time until the run's
+ * last block was freed (the barrier after the updaters stop included),
+ * which a design that leaves its frees for later cannot flatter.  Then,
+ * when every case ran, one line per updater count, the ratios of the
+ * medians (same run), and one of the scaling, 2 updaters over 1:
  *
  *   reclaim-ratio: flavor=memb updaters=1 call_rcu/urcu=... \
- *	free_rcu/urcu=... dq/free_rcu=...
-  *
+ *	free_rcu/urcu=... dq/free_rcu=... simple/urcu=... simple/free_rcu=...
+ *   reclaim-scaling: flavor=memb free_rcu=... call_rcu=... \
+ *	urcu_call_rcu=... dq=... simple=...
+ *
  * With -s, then two runs of a reader stalled inside its section while 2
  * updaters replace and retire 256-byte elements flat out
  * (tests/torture/limit_run.h): STALL_SECONDS with rculist_reclaim_set_limit(
@@ -45,12 +56,19 @@
  * rss_growth_mib is the most the process's RSS grew during the stall,
  * rss_after_drain_mib what remains once the reader left and
  * rculist_rcu_barrier() returned; verdict is what torture --stall checks.
+ * Then the same two runs with the simple design (a lighter run: the
+ * updaters only retire, no checking readers):
+ *
+ *   reclaim-stall-simple: flavor=memb limit=100000 seconds=15.0 peak=... \
+ *	rss_growth_mib=... rss_after_drain_mib=... throttled=... \
+ *	updates/s=... oldest_ms=...
  *
  * Compiled once; the flavour is whatever library the binary links.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +80,7 @@
 #include <rculist.h>
 
 #include "measure.h"
+#include "reclaim_simple.h"
 #include "../tests/torture/limit_run.h"
 
 #define MAX_UPDATERS 2
@@ -73,9 +92,9 @@ struct elem {
 	char payload[40];
 };
 
-enum impl { FREE_RCU, CALL_RCU, URCU_CALL_RCU, DQ, IMPLS };
+enum impl { FREE_RCU, CALL_RCU, URCU_CALL_RCU, DQ, SIMPLE, IMPLS };
 static const char *const impl_name[] = { "free_rcu", "call_rcu",
-					 "urcu_call_rcu", "dq" };
+					 "urcu_call_rcu", "dq", "simple" };
 
 #define DQ_CAPACITY 4096
 /* The dq updater reclaims up to DQ_RECLAIM every DQ_EVERY enqueues. */
@@ -152,6 +171,9 @@ static void *updater(void *p)
 		case URCU_CALL_RCU:
 			urcu_call_rcu(&e->rcu, free_elem);
 			break;
+		case SIMPLE:
+			simple_free_rcu(&e->rcu, offsetof(struct elem, rcu));
+			break;
 		default:
 			while (rculist_dq_enqueue(dq, e) == -ENOSPC) {
 				full++;
@@ -179,6 +201,8 @@ static unsigned long waiting(enum impl impl, int updaters)
 		rculist__reclaim_get_stats(&st, 0);
 		return st.waiting;
 	}
+	if (impl == SIMPLE)
+		return simple_pending(NULL, 0);
 	for (i = 0; i < updaters; i++)
 		queued += __atomic_load_n(&upd[i].done, __ATOMIC_RELAXED);
 	run_ = __atomic_load_n(&callbacks_run, __ATOMIC_RELAXED);
@@ -187,7 +211,7 @@ static unsigned long waiting(enum impl impl, int updaters)
 }
 
 struct sample {
-	double rate, others;
+	double rate, others, ops, drained;
 	unsigned long peak, full;
 };
 
@@ -196,13 +220,14 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 	struct updater_arg args[MAX_UPDATERS];
 	pthread_t tid[MAX_UPDATERS];
 	struct rculist__reclaim_stats st;
-	struct sample s = { 0, 0, 0, 0 };
+	struct sample s = { 0, 0, 0, 0, 0, 0 };
 	double t0, t1, busy0, self0;
 	unsigned long total = 0, w;
 	const struct timespec ms = { 0, 1000000 };
 	int i;
 
 	rculist__reclaim_get_stats(&st, 1);
+	simple_pending(NULL, 1);
 	__atomic_store_n(&callbacks_run, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
 	busy0 = bench_machine_busy();
@@ -230,6 +255,7 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 	}
 	t1 = bench_now();
 	s.rate = (double)total / (t1 - t0);
+	s.ops = (double)total;
 	s.others = ((bench_machine_busy() - busy0) - (bench_self_cpu() - self0)) /
 		   (t1 - t0);
 	if (s.others < 0)
@@ -238,17 +264,136 @@ static struct sample run(enum impl impl, int updaters, double seconds)
 		rculist__reclaim_get_stats(&st, 0);
 		if (st.handed_peak > s.peak)
 			s.peak = st.handed_peak;
+	} else if (impl == SIMPLE) {
+		simple_pending(&w, 0);
+		if (w > s.peak)
+			s.peak = w;
 	}
-	/* Untimed: free what waits. */
+	/* Free what waits: drained counts it, updates/s does not. */
 	if (impl == URCU_CALL_RCU) {
 		urcu_barrier();
+	} else if (impl == SIMPLE) {
+		simple_barrier();
 	} else if (impl == DQ) {
 		rculist_synchronize_rcu();
 		for (i = 0; i < updaters; i++)
 			rculist_dq_reclaim(upd[i].dq, ~0UL);
 	}
 	rculist_rcu_barrier();
+	s.drained = (double)total / (bench_now() - t0);
 	return s;
+}
+
+/*
+ * The stalled reader again, the updaters retiring through the simple
+ * design (bench/reclaim_simple.h): what its limit bounds, and what the
+ * stall detector would be told (the oldest batch's wait).
+ */
+static int simple_stop, simple_release;
+static unsigned long simple_retired[LR_UPDATERS];
+
+static void *simple_stalled(void *arg)
+{
+	(void)arg;
+	rculist_register_thread();
+	rculist_read_lock();
+	while (!__atomic_load_n(&simple_release, __ATOMIC_ACQUIRE))
+		lr_sleep_ms(1);
+	rculist_read_unlock();
+	rculist_unregister_thread();
+	return NULL;
+}
+
+static void *simple_updater(void *arg)
+{
+	unsigned long *n = arg;
+	struct lr_elem *e;
+
+	while (!__atomic_load_n(&simple_stop, __ATOMIC_RELAXED)) {
+		e = malloc(sizeof(*e));
+		if (!e)
+			abort();
+		memset(e, 0x5a, sizeof(*e));
+		simple_free_rcu(&e->h.rcu, offsetof(struct lr_elem, h.rcu));
+		__atomic_store_n(n, *n + 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static void simple_stall_run(unsigned long limit, double seconds)
+{
+	pthread_t reader, tid[LR_UPDATERS];
+	unsigned long peak, total = 0, oldest = 0, throttled0, o;
+	long before, top, after, rss;
+	double t0;
+	int i;
+
+	simple_barrier();
+	__atomic_store_n(&simple_limit, limit, __ATOMIC_RELAXED);
+	simple_pending(NULL, 1);
+	throttled0 = __atomic_load_n(&simple_throttled, __ATOMIC_RELAXED);
+	simple_stop = simple_release = 0;
+	before = top = lr_rss_kb();
+	if (pthread_create(&reader, NULL, simple_stalled, NULL))
+		goto fail;
+	lr_sleep_ms(10);
+	for (i = 0; i < LR_UPDATERS; i++) {
+		simple_retired[i] = 0;
+		if (pthread_create(&tid[i], NULL, simple_updater,
+				   &simple_retired[i]))
+			goto fail;
+	}
+	t0 = lr_now();
+	while (lr_now() - t0 < seconds) {
+		lr_sleep_ms(10);
+		rss = lr_rss_kb();
+		if (rss > top)
+			top = rss;
+		o = simple_oldest_ms();
+		if (o > oldest)
+			oldest = o;
+	}
+	for (i = 0; i < LR_UPDATERS; i++)
+		total += __atomic_load_n(&simple_retired[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&simple_release, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&simple_stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < LR_UPDATERS; i++)
+		pthread_join(tid[i], NULL);
+	pthread_join(reader, NULL);
+	simple_pending(&peak, 0);
+	simple_barrier();
+	after = lr_rss_kb();
+	__atomic_store_n(&simple_limit, 0, __ATOMIC_RELAXED);
+	printf("reclaim-stall-simple: flavor=%s limit=%lu seconds=%.1f "
+	       "peak=%lu rss_growth_mib=%.1f rss_after_drain_mib=%.1f "
+	       "throttled=%lu updates/s=%.2fM oldest_ms=%lu\n",
+	       rculist_flavor_name(), limit, seconds, peak,
+	       (double)(top - before) / 1024, (double)(after - before) / 1024,
+	       __atomic_load_n(&simple_throttled, __ATOMIC_RELAXED) - throttled0,
+	       (double)total / seconds / 1e6, oldest);
+	fflush(stdout);
+	return;
+fail:
+	perror("pthread_create");
+	exit(1);
+}
+
+/* -i: only the cases named, comma-separated; 0 on an unknown name. */
+static int pick(char *list, int on[IMPLS])
+{
+	char *name, *save = NULL;
+	int i, any = 0;
+
+	memset(on, 0, IMPLS * sizeof(on[0]));
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < IMPLS && strcmp(name, impl_name[i]); i++)
+			;
+		if (i == IMPLS)
+			return 0;
+		on[i] = any = 1;
+	}
+	return any;
 }
 
 static void print_si(char *buf, size_t len, double v)
@@ -292,14 +437,15 @@ int main(int argc, char **argv)
 	double seconds = quick && !strcmp(quick, "1") ? 0.05 : 0.5, v[MAX_RUNS];
 	double others;
 	unsigned long peak;
-	char med[32], lo[32], hi[32];
-	int runs = 5, opt, r, i, u, k;
+	double ops;
+	char med[32], lo[32], hi[32], drained[32];
+	int runs = 5, opt, r, i, u, k, on[IMPLS] = { 1, 1, 1, 1, 1 };
 	double stall = 0;
 	unsigned long limit = 100000;
 
 	if (scale_env && atof(scale_env) > 0)
 		seconds *= atof(scale_env);
-	while ((opt = getopt(argc, argv, "t:r:s:l:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:r:s:l:i:")) != -1) {
 		if (opt == 't')
 			seconds = atof(optarg);
 		else if (opt == 'r')
@@ -308,9 +454,11 @@ int main(int argc, char **argv)
 			stall = atof(optarg);
 		else if (opt == 'l')
 			limit = strtoul(optarg, NULL, 10);
+		else if (opt == 'i' && pick(optarg, on))
+			;
 		else {
 			fprintf(stderr,
-				"usage: %s [-t SECONDS] [-r RUNS] [-s STALL_SECONDS [-l LIMIT]]\n",
+				"usage: %s [-t SECONDS] [-r RUNS] [-i IMPL,...] [-s STALL_SECONDS [-l LIMIT]]\n",
 				argv[0]);
 			return 2;
 		}
@@ -322,6 +470,8 @@ int main(int argc, char **argv)
 	}
 	urcu_call_rcu = flavor_symbol("call_rcu");
 	urcu_barrier = flavor_symbol("barrier");
+	simple_call_rcu = urcu_call_rcu;
+	simple_barrier_rcu = urcu_barrier;
 	for (u = 0; u < MAX_UPDATERS; u++) {
 		upd[u].dq = rculist_dq_create(DQ_CAPACITY, dq_free, NULL);
 		if (!upd[u].dq) {
@@ -332,13 +482,17 @@ int main(int argc, char **argv)
 	for (r = 0; r < runs; r++)
 		for (u = 0; u < 2; u++)
 			for (i = 0; i < IMPLS; i++)
-				s[i][u][r] = run((enum impl)i, nupd[u], seconds);
+				if (on[i])
+					s[i][u][r] = run((enum impl)i, nupd[u],
+							 seconds);
 	for (i = 0; i < IMPLS; i++) {
-		for (u = 0; u < 2; u++) {
+		for (u = 0; u < 2 && on[i]; u++) {
 			peak = 0;
 			full = 0;
 			others = 0;
+			ops = 0;
 			for (k = 0; k < runs; k++) {
+				ops += s[i][u][k].ops;
 				v[k] = s[i][u][k].rate;
 				if (s[i][u][k].peak > peak)
 					peak = s[i][u][k].peak;
@@ -346,6 +500,14 @@ int main(int argc, char **argv)
 					others = s[i][u][k].others;
 				full += s[i][u][k].full;
 			}
+			for (k = 0; k < runs; k++)
+				v[k] = s[i][u][k].drained;
+			qsort(v, (size_t)runs, sizeof(v[0]), bench_cmp_double);
+			print_si(drained, sizeof(drained),
+				 runs % 2 ? v[runs / 2] :
+					    (v[runs / 2 - 1] + v[runs / 2]) / 2);
+			for (k = 0; k < runs; k++)
+				v[k] = s[i][u][k].rate;
 			qsort(v, (size_t)runs, sizeof(v[0]), bench_cmp_double);
 			median[i][u] =
 				runs % 2 ? v[runs / 2] :
@@ -354,24 +516,43 @@ int main(int argc, char **argv)
 			print_si(lo, sizeof(lo), v[0]);
 			print_si(hi, sizeof(hi), v[runs - 1]);
 			printf("reclaim: impl=%s flavor=%s updaters=%d updates/s=%s "
-			       "min=%s max=%s peak_waiting=%lu others=%.2f runs=%d full=%lu\n",
-			       impl_name[i], rculist_flavor_name(), nupd[u],
-			       med, lo, hi, peak, others, runs, full);
+			       "min=%s max=%s peak_waiting=%lu others=%.2f runs=%d full=%lu "
+			       "ops=%.0f drained/s=%s\n",
+			       impl_name[i], rculist_flavor_name(), nupd[u], med,
+			       lo, hi, peak, others, runs, full, ops, drained);
 		}
 	}
-	for (u = 0; u < 2; u++)
+	for (u = 0; u < 2 && !memchr(on, 0, sizeof(on)); u++)
 		printf("reclaim-ratio: flavor=%s updaters=%d call_rcu/urcu=%.2f "
-		       "free_rcu/urcu=%.2f dq/free_rcu=%.2f\n",
+		       "free_rcu/urcu=%.2f dq/free_rcu=%.2f simple/urcu=%.2f "
+		       "simple/free_rcu=%.2f\n",
 		       rculist_flavor_name(), nupd[u],
 		       median[CALL_RCU][u] / median[URCU_CALL_RCU][u],
 		       median[FREE_RCU][u] / median[URCU_CALL_RCU][u],
-		       median[DQ][u] / median[FREE_RCU][u]);
+		       median[DQ][u] / median[FREE_RCU][u],
+		       median[SIMPLE][u] / median[URCU_CALL_RCU][u],
+		       median[SIMPLE][u] / median[FREE_RCU][u]);
+	/* 2 updaters over 1: how each scales on this machine. */
+	if (!memchr(on, 0, sizeof(on)))
+		printf("reclaim-scaling: flavor=%s free_rcu=%.2f call_rcu=%.2f "
+		       "urcu_call_rcu=%.2f dq=%.2f simple=%.2f\n",
+		       rculist_flavor_name(),
+		       median[FREE_RCU][1] / median[FREE_RCU][0],
+		       median[CALL_RCU][1] / median[CALL_RCU][0],
+		       median[URCU_CALL_RCU][1] / median[URCU_CALL_RCU][0],
+		       median[DQ][1] / median[DQ][0],
+		       median[SIMPLE][1] / median[SIMPLE][0]);
 	for (u = 0; u < MAX_UPDATERS; u++)
 		rculist_dq_destroy(upd[u].dq);
 	fflush(stdout);
 	if (stall > 0) {
 		stall_run(limit, stall);
 		stall_run(0, stall / 10 > 1 ? stall / 10 : 1);
+		/* Its unlimited run no longer than the limited one (check-bench). */
+		simple_stall_run(limit, stall);
+		simple_stall_run(0, stall / 10 > 1 ? stall / 10 :
+				    stall < 1	   ? stall :
+						     1);
 	}
 	return 0;
 }

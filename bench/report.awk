@@ -94,7 +94,7 @@ function closing_table(    i, f, s, rd, r2) {
 	print " 2 readers: issue 28 wants xurcu >= 0.95 for memb, qsbr and bp)"
 }
 # bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P
-function reclaim_table(    line, kv, rk, rate, peak, any, i, f, u, a, b, c, d) {
+function reclaim_table(    line, kv, rk, rate, peak, any, i, f, u, a, b, c, d, e) {
 	while ((getline line < reclaim) > 0) {
 		if (line !~ /^reclaim: /)
 			continue
@@ -109,20 +109,24 @@ function reclaim_table(    line, kv, rk, rate, peak, any, i, f, u, a, b, c, d) {
 	print "\nReclamation (bench-reclaim): M updates/s of updaters that allocate a 64-byte element and"
 	print "retire it by rculist_free_rcu(), rculist_call_rcu() (callback frees), liburcu's own call_rcu()"
 	print "(callback frees) or the defer queue (enqueue, and reclaim in the same loop); issue 28 wants"
-	print "call/urcu >= 1.0, free/urcu >= 1.5, dq/free >= 0.8; peak: most blocks waiting (free_rcu)"
-	printf "\n%-6s %2s %9s %9s %9s %9s %10s %10s %8s %9s\n", "flavor", "up", "free_rcu", \
-		"call_rcu", "urcu_call", "dq", "call/urcu", "free/urcu", "dq/free", "peak"
+	print "call/urcu >= 1.0, free/urcu >= 1.5, dq/free >= 0.8; peak: most blocks waiting (free_rcu);"
+	print "simple: the simpler design of bench/reclaim_simple.h (issue 30), beside free_rcu"
+	printf "\n%-6s %2s %9s %9s %9s %9s %10s %10s %8s %9s %7s %12s\n", "flavor", "up", "free_rcu", \
+		"call_rcu", "urcu_call", "dq", "call/urcu", "free/urcu", "dq/free", "peak", "simple", \
+		"simple/free"
 	for (i = 1; i <= n; i++) {
 		f = fl[i]
 		for (u = 1; u <= 2; u++) {
 			a = "free_rcu," f "," u; b = "call_rcu," f "," u
 			c = "urcu_call_rcu," f "," u; d = "dq," f "," u
+			e = "simple," f "," u
 			if (!(a in rate))
 				continue
-			printf "%-6s %2d %9.2f %9.2f %9.2f %9.2f %9.2fx %9.2fx %7.2fx %9d\n", f, u, \
+			printf "%-6s %2d %9.2f %9.2f %9.2f %9.2f %9.2fx %9.2fx %7.2fx %9d %7.2f %11.2fx\n", f, u, \
 				rate[a] / 1e6, rate[b] / 1e6, rate[c] / 1e6, rate[d] / 1e6, \
 				rate_ratio(rate[b], rate[c]), rate_ratio(rate[a], rate[c]), \
-				rate_ratio(rate[d], rate[a]), peak[a]
+				rate_ratio(rate[d], rate[a]), peak[a], rate[e] / 1e6, \
+				rate_ratio(rate[e], rate[a])
 		}
 	}
 }

@@ -110,48 +110,71 @@ static int dq_push(struct rculist_dq *dq, void *ptr, unsigned long cookie)
 }
 
 /*
- * Take the oldest pointer if its grace period has elapsed: non-zero,
- * with it in *@ptr, if one was taken.
+ * Claim the run of up to @max oldest cells whose grace period has
+ * elapsed, with one compare-and-swap of head: returns how many, the
+ * first at *@from.  Each cell of the run is read (filled: seq == pos + 1,
+ * and its cookie satisfied by done, loaded once) before the claim; if the
+ * claim succeeds nobody else took those positions, and no enqueue can
+ * refill a cell before its reclaimer hands it back, so what was read
+ * stands.  The caller empties the cells and hands them back (dq_release).
  */
-static int dq_pop_ready(struct rculist_dq *dq, void **ptr)
+static unsigned long dq_claim_ready(struct rculist_dq *dq, unsigned long max,
+				    unsigned long *from)
 {
-	unsigned long pos = __atomic_load_n(&dq->head, __ATOMIC_RELAXED), seq;
-	struct rculist_gp_cookie cookie;
+	unsigned long pos = __atomic_load_n(&dq->head, __ATOMIC_RELAXED);
+	unsigned long done, seq, k;
 	struct dq_cell *c;
 	long diff;
 
+	/* Sequentially consistent: the grace period's end is seen. */
+	done = rculist__gp_done();
 	for (;;) {
-		c = &dq->cell[pos & dq->mask];
-		seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
-		diff = (long)(seq - (pos + 1));
-		if (diff < 0)
-			return 0; /* empty, or its enqueue not finished */
-		if (diff > 0) {
-			pos = __atomic_load_n(&dq->head, __ATOMIC_RELAXED);
-			continue;
+		for (k = 0; k < max; k++) {
+			c = &dq->cell[(pos + k) & dq->mask];
+			seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+			diff = (long)(seq - (pos + k + 1));
+			/* Empty, its enqueue not finished, or taken already. */
+			if (diff)
+				break;
+			if (!rculist__seq_after(done,
+						__atomic_load_n(&c->cookie,
+								__ATOMIC_RELAXED)))
+				break;
 		}
-		cookie.seq = __atomic_load_n(&c->cookie, __ATOMIC_RELAXED);
-		*ptr = __atomic_load_n(&c->ptr, __ATOMIC_RELAXED);
-		/* Sequentially consistent: the grace period's end is seen. */
-		if (!rculist_poll_state_synchronize_rcu(cookie))
+		if (!k) {
+			/* Another reclaimer moved head past pos: look again. */
+			if (diff > 0) {
+				pos = __atomic_load_n(&dq->head,
+						      __ATOMIC_RELAXED);
+				continue;
+			}
 			return 0;
-		if (__atomic_compare_exchange_n(&dq->head, &pos, pos + 1, 1,
+		}
+		if (__atomic_compare_exchange_n(&dq->head, &pos, pos + k, 1,
 						__ATOMIC_RELAXED,
 						__ATOMIC_RELAXED))
 			break;
 	}
-	__atomic_store_n(&c->seq, pos + dq->mask + 1, __ATOMIC_RELEASE);
-	return 1;
+	*from = pos;
+	return k;
 }
 
 unsigned long rculist_dq_reclaim(struct rculist_dq *dq, unsigned long max)
 {
-	unsigned long n = 0;
+	unsigned long n = 0, from, k, i;
+	struct dq_cell *c;
 	void *ptr;
 
-	while (n < max && dq_pop_ready(dq, &ptr)) {
-		dq->free_fn(dq->arg, ptr);
-		n++;
+	while (n < max && (k = dq_claim_ready(dq, max - n, &from))) {
+		for (i = 0; i < k; i++) {
+			c = &dq->cell[(from + i) & dq->mask];
+			ptr = __atomic_load_n(&c->ptr, __ATOMIC_RELAXED);
+			/* Handed back before free_fn runs: no lock across it. */
+			__atomic_store_n(&c->seq, from + i + dq->mask + 1,
+					 __ATOMIC_RELEASE);
+			dq->free_fn(dq->arg, ptr);
+		}
+		n += k;
 	}
 	return n;
 }

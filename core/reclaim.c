@@ -680,19 +680,37 @@ static void throttle(struct state *s)
 	}
 }
 
+/*
+ * After a push that left @n blocks open: publish and throttle every RETRY
+ * blocks, hand off a full batch (while every slot is busy, try again
+ * every RETRY blocks) or, at once, when nothing of @s is in flight.  Out
+ * of line, so that enqueue()'s push saves no registers.
+ */
+static __attribute__((noinline)) void after_push(struct state *s, unsigned long n)
+{
+	if (s->queued - s->published >= RETRY) {
+		publish(s);
+		throttle(s);
+	}
+	if ((n >= BATCH && !(n % RETRY)) ||
+	    !__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST))
+		hand_off(s);
+}
+
+/* The calling thread's first block, or one with no state (no memory). */
+static __attribute__((noinline)) void enqueue_first(struct pending *p,
+						    uintptr_t kind);
+
 /* Queue @p (a free_rcu block, or a callback if @kind is CALL). */
-static void enqueue(struct pending *p, uintptr_t kind)
+static inline void enqueue(struct pending *p, uintptr_t kind)
 {
 	struct pending *old;
 	struct state *s = self;
 	unsigned long n;
 
 	if (__builtin_expect(!s, 0)) {
-		s = adopt();
-		if (!s) {
-			orphan(p, kind);
-			return;
-		}
+		enqueue_first(p, kind);
+		return;
 	}
 	old = __atomic_load_n(&s->open, __ATOMIC_RELAXED);
 	do
@@ -703,14 +721,18 @@ static void enqueue(struct pending *p, uintptr_t kind)
 	__atomic_store_n(&s->count, n, __ATOMIC_RELAXED);
 	s->calls = (old == STOLEN ? 0 : s->calls) + kind;
 	__atomic_store_n(&s->queued, s->queued + 1, __ATOMIC_RELAXED);
-	if (s->queued - s->published >= RETRY) {
-		publish(s);
-		throttle(s);
-	}
-	/* Full (while every slot is busy, try again every RETRY blocks). */
-	if ((n >= BATCH && !(n % RETRY)) ||
+	/* The push, then the load of inflight: see slot_done(). */
+	if (s->queued - s->published >= RETRY || (n >= BATCH && !(n % RETRY)) ||
 	    !__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST))
-		hand_off(s);
+		after_push(s, n);
+}
+
+static void enqueue_first(struct pending *p, uintptr_t kind)
+{
+	if (!adopt())
+		orphan(p, kind);
+	else
+		enqueue(p, kind);
 }
 
 void rculist__free_rcu(struct rcu_head *head, size_t offset)
