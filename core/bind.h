@@ -389,6 +389,10 @@ void rculist__fork_liburcu(int phase)
  */
 inline void rculist_read_lock(void)
 {
+#if !RCULIST__REGISTERS
+	if (caa_unlikely(!URCU_TLS(RCULIST__URCU(reader))))
+		rculist__flavor_first_section();
+#endif
 	RCULIST__URCU(read_lock)();
 }
 
@@ -498,5 +502,30 @@ int rculist__flavor_has_sections(void)
 {
 	return !RCULIST__QSBR;
 }
+
+/*
+ * bp: a thread's first read-side critical section registers it, then
+ * runs the hook core/thread.c registered (it watches the thread's exit)
+ * with the thread's registry slot.  Async-signal-safe as liburcu-bp's
+ * own registration is (the hook must be too).
+ */
+static void (*rculist__first_section_hook)(void *slot);
+
+void rculist__flavor_on_first_section(void (*hook)(void *slot))
+{
+	__atomic_store_n(&rculist__first_section_hook, hook, __ATOMIC_RELEASE);
+}
+
+#if !RCULIST__REGISTERS
+void rculist__flavor_first_section(void)
+{
+	void (*hook)(void *slot) =
+		__atomic_load_n(&rculist__first_section_hook, __ATOMIC_ACQUIRE);
+
+	RCULIST__URCU(register)();
+	if (hook && URCU_TLS(RCULIST__URCU(reader)))
+		hook(URCU_TLS(RCULIST__URCU(reader)));
+}
+#endif
 
 #endif /* RCULIST_CORE_BIND_H */
