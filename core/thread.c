@@ -17,7 +17,8 @@
  * because arming allocates (glibc's list of thread-local destructors)
  * and bp's read side must stay usable from a signal handler that
  * interrupted malloc().  A bp thread that never calls
- * rculist_register_thread() is not watched.  If the handler returns, the
+ * rculist_register_thread() is watched otherwise, from its first section
+ * (the end of this file).  If the handler returns, the
  * thread is cleaned up as usual.  Under qsbr only sections opened
  * through debug mode's rculist_read_lock() are seen (qsbr's own are
  * empty brackets).  The main thread is not watched: its exit is the
