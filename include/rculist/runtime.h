@@ -93,14 +93,14 @@ void rculist_register_thread(void);
  * unregistered (bp: by liburcu-bp), and grace periods stop waiting for
  * it.  The main thread is not watched (its exit is the process's).
  * Under bp a thread that never calls rculist_register_thread() is
- * watched from its first rculist_read_lock() on, which takes the
- * thread's cleanup over from liburcu-bp without allocating (a pthread
- * key of rculist's holds it, and gives it back to liburcu-bp's after the
- * watch); it is not watched if liburcu-bp registered it first (its
- * first rculist_free_rcu() or rculist_call_rcu() before any section, or
- * liburcu's own read side with -DRCULIST_INLINE_BP), nor when that
- * cannot be done (rculist's key not among the process's first 32, or
- * liburcu-bp's not found).
+ * watched from its first rculist_read_lock() (or the first call of
+ * rculist's that registers it) on, which takes the thread's cleanup over
+ * from liburcu-bp without allocating (a pthread key of rculist's holds
+ * it, and gives it back to liburcu-bp's after the watch).  It is not
+ * watched if liburcu registered it outside rculist (liburcu's own read
+ * side, as -DRCULIST_INLINE_BP inlines it, or its API called directly),
+ * nor when the take-over cannot be done (rculist's key not among the
+ * process's first 32, or liburcu-bp's not found).
  *
  * Context: the calling thread, registered, outside any read-side
  * critical section.

@@ -42,6 +42,7 @@ enum how { IN_SECTION, AFTER_SECTION, IN_NESTED_SECTION, IN_SECTION_BY_EXIT };
 struct exiter_arg {
 	enum how how;
 	int registers; /* calls rculist_register_thread() first (bp: may not) */
+	int waits; /* then waits for a grace period (bp: which registers it) */
 };
 
 /* Leaves its section open on purpose. */
@@ -53,6 +54,8 @@ static void *exiter(void *arg)
 	pthread_setname_np(pthread_self(), "exiter");
 	if (a->registers)
 		rculist_register_thread();
+	if (a->waits)
+		rculist_synchronize_rcu();
 	enter_section();
 	if (a->how == IN_NESTED_SECTION)
 		enter_section();
@@ -63,9 +66,9 @@ static void *exiter(void *arg)
 	return NULL; /* the section, if open, stays open */
 }
 
-static void run_exiter_as(enum how how, int registers)
+static void run_exiter_as(enum how how, int registers, int waits)
 {
-	struct exiter_arg a = { how, registers };
+	struct exiter_arg a = { how, registers, waits };
 	pthread_t t;
 
 	main_thread = pthread_self();
@@ -75,7 +78,7 @@ static void run_exiter_as(enum how how, int registers)
 
 static void run_exiter(enum how how)
 {
-	run_exiter_as(how, 1);
+	run_exiter_as(how, 1, 0);
 }
 
 static int synced;
@@ -116,12 +119,12 @@ Test(thread_exit, inside_a_section_aborts_by_default, .signal = SIGABRT)
  * What the line says, said while the thread is still inside its section
  * (not cleaned up yet); then the thread is cleaned up: grace periods end.
  */
-static void check_reported_as(enum how how, int registers)
+static void check_reported_as(enum how how, int registers, int waits)
 {
 	char want[300];
 
 	rculist_set_error_handler(returning_handler);
-	run_exiter_as(how, registers);
+	run_exiter_as(how, registers, waits);
 	cr_assert_eq(reports, 1, "%d reports, last: %s", reports, last);
 	snprintf(want, sizeof(want),
 		 "rculist: thread exit: thread \"exiter\" (tid ");
@@ -137,7 +140,7 @@ static void check_reported_as(enum how how, int registers)
 
 static void check_reported(enum how how)
 {
-	check_reported_as(how, 1);
+	check_reported_as(how, 1, 0);
 }
 
 Test(thread_exit, inside_a_section_is_reported_then_cleaned_up)
@@ -191,7 +194,8 @@ Test(thread_exit, unregistered_thread_exits_quietly)
 /*
  * A lazy reader registers only where its flavour requires it: under bp
  * never, as bp allows (liburcu-bp registers it on its first section);
- * its first section arms the watch.  Under the other flavours these are
+ * its first section (or whichever call of rculist's registers it) arms
+ * the watch.  Under the other flavours these are
  * the cases above again.
  */
 static int lazy(void)
@@ -202,30 +206,36 @@ static int lazy(void)
 Test(thread_exit, lazy_reader_inside_a_section_aborts_by_default,
      .signal = SIGABRT)
 {
-	run_exiter_as(IN_SECTION, lazy());
+	run_exiter_as(IN_SECTION, lazy(), 0);
 	cr_assert_fail("the thread exited inside its section, unreported");
 }
 
 Test(thread_exit, lazy_reader_returning_is_reported_then_cleaned_up)
 {
-	check_reported_as(IN_SECTION, lazy());
+	check_reported_as(IN_SECTION, lazy(), 0);
 }
 
 Test(thread_exit, lazy_reader_exiting_is_reported_then_cleaned_up)
 {
-	check_reported_as(IN_SECTION_BY_EXIT, lazy());
+	check_reported_as(IN_SECTION_BY_EXIT, lazy(), 0);
+}
+
+/* bp: registered by its first grace period, not by its first section. */
+Test(thread_exit, lazy_reader_waiting_first_is_reported_then_cleaned_up)
+{
+	check_reported_as(IN_SECTION, lazy(), 1);
 }
 
 Test(thread_exit, lazy_reader_in_a_nested_section_is_reported_once)
 {
-	check_reported_as(IN_NESTED_SECTION, lazy());
+	check_reported_as(IN_NESTED_SECTION, lazy(), 0);
 }
 
 Test(thread_exit, lazy_reader_after_its_section_exits_quietly)
 {
 	rculist_set_error_handler(returning_handler);
-	run_exiter_as(AFTER_SECTION, lazy());
-	run_exiter_as(AFTER_SECTION, lazy());
+	run_exiter_as(AFTER_SECTION, lazy(), 0);
+	run_exiter_as(AFTER_SECTION, lazy(), 0);
 	check_grace_period_ends();
 	cr_assert_eq(reports, 0, "%s", last);
 }
