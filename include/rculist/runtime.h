@@ -97,10 +97,9 @@ void rculist_register_thread(void);
  * rculist's that registers it) on, which takes the thread's cleanup over
  * from liburcu-bp without allocating (a pthread key of rculist's holds
  * it, and gives it back to liburcu-bp's after the watch).  It is not
- * watched if liburcu registered it outside rculist (liburcu's own read
- * side, as -DRCULIST_INLINE_BP inlines it, or its API called directly),
- * nor when the take-over cannot be done (rculist's key not among the
- * process's first 32, or liburcu-bp's not found).
+ * watched if liburcu's API, called directly, registered it, nor when the
+ * take-over cannot be done (rculist's key not among the process's first
+ * 32, or liburcu-bp's not found).
  *
  * Context: the calling thread, registered, outside any read-side
  * critical section.
