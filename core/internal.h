@@ -52,12 +52,14 @@ RCULIST__HIDDEN void rculist__flavor_call_rcu_ready(void);
 /* Whether the caller may wait for a grace period (not reading). */
 RCULIST__HIDDEN int rculist__flavor_may_block(void);
 /*
- * bp: the hook a thread's first read-side critical section runs once
- * liburcu-bp registered the thread, with its registry slot; set once, by
+ * bp: the hook run once liburcu-bp registered a thread, with its registry
+ * slot, by the adapter's first call that finds the thread unregistered
+ * (rculist_read_lock() on the thread's first section, or
+ * rculist_read_ongoing(), _may_block(), _call_rcu_ready()); set once, by
  * core/thread.c's constructor (it arms the watch of the thread's exit).
- * A registered hook: the read side is the adapter's, the watch above
- * it.  Called from the library's rculist_read_lock(), which may run in a
- * signal handler: the hook must be async-signal-safe.
+ * A registered hook: the registration is the adapter's, the watch above
+ * it.  rculist_read_lock() may run in a signal handler: the hook must be
+ * async-signal-safe.
  */
 RCULIST__HIDDEN void rculist__flavor_on_first_section(void (*hook)(void *slot));
 /* bp: register the calling thread, then run the hook (noinline: cold). */

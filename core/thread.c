@@ -137,8 +137,8 @@ void rculist_unregister_thread(void)
  * repeats them while values were set), in which liburcu-bp cleans the
  * thread up.  liburcu-bp's key is the one whose value is the slot, found
  * once by reading every key's value (liburcu 0.13 to 0.15 store the slot
- * there).  If it is not found, or our key is not below 32, the thread is
- * not watched.
+ * there).  If it is not found, or our key is not below 32 (or the C
+ * library is not glibc), the thread is not watched.
  */
 #define BP_KEYS_FIRST_BLOCK 32 /* glibc's PTHREAD_KEY_2NDLEVEL_SIZE */
 
@@ -193,6 +193,8 @@ __attribute__((constructor)) void rculist__thread_init(void)
 	if (rculist__flavor_has_registry() ||
 	    pthread_key_create(&bp_watch_key, bp_watch_exit))
 		return;
+#ifdef __GLIBC__
 	bp_watch_key_ok = bp_watch_key < BP_KEYS_FIRST_BLOCK;
+#endif
 	rculist__flavor_on_first_section(bp_watch_arm);
 }
