@@ -5,10 +5,10 @@
  * tid, the flavour, what happens next), under every flavour: memb, qsbr
  * and mb arm the watch when the thread registers, bp when it registers
  * and on its first section (a bp thread need never register: the
- * lazy_reader_* tests).  The error handler aborts by
- * default; if it returns, the thread is cleaned up and grace periods stop
- * waiting for it.  Compiled in both builds of the suites (sections the
- * checks see: section.h).
+ * lazy_reader_* tests).  The error handler aborts by default; if it
+ * returns, the thread is cleaned up and grace periods stop waiting for
+ * it.  Compiled in both builds of the suites (sections the checks see:
+ * section.h).
  */
 #define _GNU_SOURCE /* pthread_setname_np() */
 #include <pthread.h>
