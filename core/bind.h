@@ -378,6 +378,21 @@ void rculist__fork_liburcu(int phase)
 }
 
 /*
+ * bp: liburcu-bp registers the calling thread in whichever of its calls
+ * first finds it unregistered (read_lock, read_ongoing, call_rcu).  The
+ * adapter's calls that lead there register it first, through
+ * rculist__flavor_first_section() (below), which runs the hook.
+ */
+#if RCULIST__REGISTERS
+#define RCULIST__BP_FIRST() ((void)0)
+#else
+#define RCULIST__BP_FIRST()                               \
+	(caa_unlikely(!URCU_TLS(RCULIST__URCU(reader))) ? \
+		 rculist__flavor_first_section() :        \
+		 (void)0)
+#endif
+
+/*
  * The read side.  Declared inline (still external definitions: the
  * declarations in <rculist/runtime.h> are not): a program linked with
  * -flto against the archive's LTO code then gets them inlined as
@@ -389,6 +404,7 @@ void rculist__fork_liburcu(int phase)
  */
 inline void rculist_read_lock(void)
 {
+	RCULIST__BP_FIRST();
 	RCULIST__URCU(read_lock)();
 }
 
@@ -399,6 +415,7 @@ inline void rculist_read_unlock(void)
 
 inline int rculist_read_ongoing(void)
 {
+	RCULIST__BP_FIRST();
 	return RCULIST__URCU(read_ongoing)();
 }
 
@@ -448,27 +465,24 @@ void rculist__flavor_call_rcu(struct rcu_head *head,
  */
 int rculist__flavor_may_block(void)
 {
+	RCULIST__BP_FIRST();
 	return !RCULIST__URCU(read_ongoing)() &&
 	       !RCULIST__URCU(get_thread_call_rcu_data)();
 }
 
 /*
  * Outside the gate, before each entry: call_rcu() creates the default
- * call_rcu thread under call_rcu_mutex the first time, and bp's read
- * lock registers the thread under bp's registry lock; the forking thread
+ * call_rcu thread under call_rcu_mutex the first time, and bp's call_rcu
+ * registers the thread under bp's registry lock; the forking thread
  * holds both while it waits for the gate to empty.  Once done, each is
- * one load.  Not through the first-section hook: this runs also in a
- * thread's exit (core/reclaim.c hands its last batch off from a
- * pthread key destructor), where arming the exit watch would register a
- * thread-local destructor that never runs, leaking it.
+ * one load.  This runs also in a thread's exit (core/reclaim.c hands its
+ * last batch off from a pthread key destructor), where the hook's watch
+ * runs in glibc's next round of destructors.
  */
 void rculist__flavor_call_rcu_ready(void)
 {
 	(void)RCULIST__URCU(get_default_call_rcu_data)();
-#if !RCULIST__REGISTERS
-	RCULIST__URCU(read_lock)();
-	RCULIST__URCU(read_unlock)();
-#endif
+	RCULIST__BP_FIRST();
 }
 
 void rculist__flavor_barrier(void)
@@ -498,5 +512,30 @@ int rculist__flavor_has_sections(void)
 {
 	return !RCULIST__QSBR;
 }
+
+/*
+ * bp: a thread's first read-side critical section registers it, then
+ * runs the hook core/thread.c registered (it watches the thread's exit)
+ * with the thread's registry slot.  Async-signal-safe as liburcu-bp's
+ * own registration is (the hook must be too).
+ */
+static void (*rculist__first_section_hook)(void *slot);
+
+void rculist__flavor_on_first_section(void (*hook)(void *slot))
+{
+	__atomic_store_n(&rculist__first_section_hook, hook, __ATOMIC_RELEASE);
+}
+
+#if !RCULIST__REGISTERS
+void rculist__flavor_first_section(void)
+{
+	void (*hook)(void *slot) =
+		__atomic_load_n(&rculist__first_section_hook, __ATOMIC_ACQUIRE);
+
+	RCULIST__URCU(register)();
+	if (hook && URCU_TLS(RCULIST__URCU(reader)))
+		hook(URCU_TLS(RCULIST__URCU(reader)));
+}
+#endif
 
 #endif /* RCULIST_CORE_BIND_H */

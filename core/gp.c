@@ -33,9 +33,11 @@ static unsigned long waited;
 
 /*
  * A program that waits for grace periods gets fork() handled (core/fork.c,
- * which pulls in core/pin.c), also when it links the archive.
+ * which pulls in core/pin.c) and thread exits watched (core/thread.c),
+ * also when it links the archive.
  */
 __attribute__((used)) static void (*const fork_anchor)(void) = rculist__fork_init;
+__attribute__((used)) static void (*const thread_anchor)(void) = rculist__thread_init;
 
 unsigned long rculist__gp_begin(void)
 {

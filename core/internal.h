@@ -51,6 +51,20 @@ RCULIST__HIDDEN void rculist__flavor_call_rcu(struct rcu_head *head,
 RCULIST__HIDDEN void rculist__flavor_call_rcu_ready(void);
 /* Whether the caller may wait for a grace period (not reading). */
 RCULIST__HIDDEN int rculist__flavor_may_block(void);
+/*
+ * bp: the hook run once liburcu-bp registered a thread, with its registry
+ * slot, by the adapter's first call that finds the thread unregistered
+ * (rculist_read_lock() on the thread's first section, or
+ * rculist_read_ongoing(), _may_block(), _call_rcu_ready()); set once, by
+ * core/thread.c's constructor (it arms the watch of the thread's exit).
+ * A registered hook: the registration is the adapter's, the watch above
+ * it.  rculist_read_lock() may run in a signal handler: the hook must be
+ * async-signal-safe.
+ */
+RCULIST__HIDDEN void rculist__flavor_on_first_section(void (*hook)(void *slot));
+/* bp: register the calling thread, then run the hook (noinline: cold). */
+RCULIST__HIDDEN __attribute__((noinline, cold)) void
+rculist__flavor_first_section(void);
 /* liburcu's fork hooks: rculist__fork_liburcu() (<rculist/runtime.h>). */
 
 /*
@@ -246,5 +260,13 @@ RCULIST__HIDDEN void rculist__check_not_reading(const char *op);
  */
 #define RCULIST__RECLAIM_BATCH 256
 #define RCULIST__RECLAIM_SLOTS 16
+
+/*
+ * ---------------------------------------------------------------------
+ * core/thread.c: rculist_register_thread() and its pair, and the watch
+ * of a thread's exit.  Its constructor, referenced by core/gp.c so that
+ * static links that wait for grace periods pull it in.
+ */
+RCULIST__HIDDEN void rculist__thread_init(void);
 
 #endif /* RCULIST_CORE_INTERNAL_H */

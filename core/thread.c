@@ -17,7 +17,8 @@
  * because arming allocates (glibc's list of thread-local destructors)
  * and bp's read side must stay usable from a signal handler that
  * interrupted malloc().  A bp thread that never calls
- * rculist_register_thread() is not watched.  If the handler returns, the
+ * rculist_register_thread() is watched otherwise, from its first section
+ * (the end of this file).  If the handler returns, the
  * thread is cleaned up as usual.  Under qsbr only sections opened
  * through debug mode's rculist_read_lock() are seen (qsbr's own are
  * empty brackets).  The main thread is not watched: its exit is the
@@ -120,4 +121,80 @@ void rculist_unregister_thread(void)
 	(void)pthread_setspecific(exit_key, NULL);
 	watch_armed = 0;
 	unregister_now();
+}
+
+/*
+ * bp: the watch of a thread that never called rculist_register_thread(),
+ * armed by its first read-side critical section (the adapter's hook,
+ * once liburcu-bp registered the thread).  That may run in a signal
+ * handler that interrupted malloc(): arming allocates nothing and takes
+ * no lock.  It moves the thread's registry slot from liburcu-bp's
+ * pthread key, whose destructor unregisters the thread, to ours (a key
+ * below glibc's 32, whose values sit in the thread's descriptor: setting
+ * one allocates nothing).  At the thread's exit liburcu-bp's destructor
+ * then finds nothing; ours runs the watch, and hands the slot back to
+ * liburcu-bp's key, so that glibc runs another round of destructors (it
+ * repeats them while values were set), in which liburcu-bp cleans the
+ * thread up.  liburcu-bp's key is the one whose value is the slot, found
+ * once by reading every key's value (liburcu 0.13 to 0.15 store the slot
+ * there).  If it is not found, or our key is not below 32 (or the C
+ * library is not glibc), the thread is not watched.
+ */
+#define BP_KEYS_FIRST_BLOCK 32 /* glibc's PTHREAD_KEY_2NDLEVEL_SIZE */
+
+static pthread_key_t bp_watch_key;
+static int bp_watch_key_ok;
+static int bp_key = -1;		 /* liburcu-bp's, once found */
+static __thread int bp_key_mine; /* liburcu-bp's, where this thread's slot was */
+
+/* The key other than ours whose value, in this thread, is @slot; or -1. */
+static int bp_key_find(const void *slot)
+{
+	int k = __atomic_load_n(&bp_key, __ATOMIC_RELAXED);
+
+	if (k >= 0 && pthread_getspecific((pthread_key_t)k) == slot)
+		return k;
+	for (k = 0; k < PTHREAD_KEYS_MAX; k++) {
+		if ((pthread_key_t)k == bp_watch_key ||
+		    pthread_getspecific((pthread_key_t)k) != slot)
+			continue;
+		__atomic_store_n(&bp_key, k, __ATOMIC_RELAXED);
+		return k;
+	}
+	return -1;
+}
+
+/* The hook of a bp thread's first section: async-signal-safe. */
+static void bp_watch_arm(void *slot)
+{
+	int k;
+
+	if (!bp_watch_key_ok || pthread_getspecific(bp_watch_key))
+		return;
+	k = bp_key_find(slot);
+	if (k < 0 || pthread_setspecific(bp_watch_key, slot))
+		return;
+	(void)pthread_setspecific((pthread_key_t)k, NULL);
+	bp_key_mine = k;
+	watch_armed = 1;
+}
+
+/* Our key's destructor: the watch, then liburcu-bp's cleanup. */
+static void bp_watch_exit(void *slot)
+{
+	if (!watch_hooked) /* else the thread-local destructor watched */
+		exit_watch(NULL);
+	watch_armed = 0;
+	(void)pthread_setspecific((pthread_key_t)bp_key_mine, slot);
+}
+
+__attribute__((constructor)) void rculist__thread_init(void)
+{
+	if (rculist__flavor_has_registry() ||
+	    pthread_key_create(&bp_watch_key, bp_watch_exit))
+		return;
+#ifdef __GLIBC__
+	bp_watch_key_ok = bp_watch_key < BP_KEYS_FIRST_BLOCK;
+#endif
+	rculist__flavor_on_first_section(bp_watch_arm);
 }

@@ -29,8 +29,9 @@
 #ifndef RCULIST_INLINE_H
 #define RCULIST_INLINE_H
 
-#if defined(RCULIST_INLINE_MEMB) + defined(RCULIST_INLINE_QSBR) + \
-	defined(RCULIST_INLINE_BP) + defined(RCULIST_INLINE_MB) != 1
+#if defined(RCULIST_INLINE_MEMB) + defined(RCULIST_INLINE_QSBR) +          \
+		defined(RCULIST_INLINE_BP) + defined(RCULIST_INLINE_MB) != \
+	1
 #error "rculist: define only one of RCULIST_INLINE_MEMB, RCULIST_INLINE_QSBR, RCULIST_INLINE_BP, RCULIST_INLINE_MB"
 #endif
 
@@ -42,24 +43,25 @@
 
 #if defined(RCULIST_INLINE_MEMB)
 #include <urcu/static/urcu-memb.h>
-#define RCULIST__INLINE(fn)	_urcu_memb_##fn
-#define RCULIST__INLINE_FLAVOR	rculist_flavor_is_memb
-#define RCULIST__INLINE_QSBR	0
+#define RCULIST__INLINE(fn)    _urcu_memb_##fn
+#define RCULIST__INLINE_FLAVOR rculist_flavor_is_memb
+#define RCULIST__INLINE_QSBR   0
 #elif defined(RCULIST_INLINE_QSBR)
 #include <urcu/static/urcu-qsbr.h>
-#define RCULIST__INLINE(fn)	_urcu_qsbr_##fn
-#define RCULIST__INLINE_FLAVOR	rculist_flavor_is_qsbr
-#define RCULIST__INLINE_QSBR	1
+#define RCULIST__INLINE(fn)    _urcu_qsbr_##fn
+#define RCULIST__INLINE_FLAVOR rculist_flavor_is_qsbr
+#define RCULIST__INLINE_QSBR   1
 #elif defined(RCULIST_INLINE_MB)
 #include <urcu/static/urcu-mb.h>
-#define RCULIST__INLINE(fn)	_urcu_mb_##fn
-#define RCULIST__INLINE_FLAVOR	rculist_flavor_is_mb
-#define RCULIST__INLINE_QSBR	0
+#define RCULIST__INLINE(fn)    _urcu_mb_##fn
+#define RCULIST__INLINE_FLAVOR rculist_flavor_is_mb
+#define RCULIST__INLINE_QSBR   0
 #else
 #include <urcu/static/urcu-bp.h>
-#define RCULIST__INLINE(fn)	_urcu_bp_##fn
-#define RCULIST__INLINE_FLAVOR	rculist_flavor_is_bp
-#define RCULIST__INLINE_QSBR	0
+#define RCULIST__INLINE(fn)    _urcu_bp_##fn
+#define RCULIST__INLINE_FLAVOR rculist_flavor_is_bp
+#define RCULIST__INLINE_QSBR   0
+#define RCULIST__INLINE_BP     1
 #endif
 
 /*
@@ -111,25 +113,40 @@ __attribute__((used)) static const int *const rculist__inline_flavor_check =
  * Declared as the library's: liburcu's functions they call carry no
  * attributes, so clang's thread-safety analysis is told, not shown.
  */
-static inline void rculist__inline_read_lock(void)
-	RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
+static inline void
+rculist__inline_read_lock(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 {
+#ifdef RCULIST__INLINE_BP
+	/*
+	 * A thread not registered yet: the library's call registers it, as
+	 * without RCULIST_INLINE_BP, and watches its exit
+	 * (rculist_unregister_thread(3)).  liburcu's own test, which
+	 * follows, then costs nothing more.
+	 */
+	if (caa_unlikely(!URCU_TLS(urcu_bp_reader))) {
+		rculist_read_lock();
+		return;
+	}
+#endif
 	RCULIST__INLINE(read_lock)();
 }
 
-static inline void rculist__inline_read_unlock(void)
-	RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
+static inline void
+rculist__inline_read_unlock(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 {
 	RCULIST__INLINE(read_unlock)();
 }
 
 static inline int rculist__inline_read_ongoing(void)
 {
+#ifdef RCULIST__INLINE_BP
+	if (caa_unlikely(!URCU_TLS(urcu_bp_reader)))
+		return rculist_read_ongoing(); /* as rculist_read_lock() */
+#endif
 	return RCULIST__INLINE(read_ongoing)();
 }
 
-static inline void rculist__inline_quiescent_state(void)
-	RCULIST_EXCLUDES_RCU
+static inline void rculist__inline_quiescent_state(void) RCULIST_EXCLUDES_RCU
 {
 #if RCULIST__INLINE_QSBR
 	RCULIST__INLINE(quiescent_state)();
@@ -141,9 +158,9 @@ static inline void rculist__inline_quiescent_state(void)
  * denote the inline versions (object-like macros, so that taking the
  * address of rculist_read_lock still works).
  */
-#define rculist_read_lock		rculist__inline_read_lock
-#define rculist_read_unlock		rculist__inline_read_unlock
-#define rculist_read_ongoing		rculist__inline_read_ongoing
-#define rculist_quiescent_state		rculist__inline_quiescent_state
+#define rculist_read_lock	rculist__inline_read_lock
+#define rculist_read_unlock	rculist__inline_read_unlock
+#define rculist_read_ongoing	rculist__inline_read_ongoing
+#define rculist_quiescent_state rculist__inline_quiescent_state
 
 #endif /* RCULIST_INLINE_H */

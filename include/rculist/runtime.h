@@ -61,11 +61,11 @@ const char *rculist_flavor_name(void);
  *
  * memb, qsbr and mb: required before the thread's first read-side
  * critical section (debug mode reports a reader that never registered).
- * bp: liburcu-bp registers a thread itself on its first
- * rculist_read_lock(); rculist_register_thread() only arms the watch of
- * the thread's exit (rculist_unregister_thread(3)), which the first
- * section cannot do: arming allocates, and bp's read side must stay
- * usable from signal handlers.
+ * bp: optional.  liburcu-bp registers a thread itself on its first
+ * rculist_read_lock(), which also arms the watch of the thread's exit
+ * (rculist_unregister_thread(3)); rculist_register_thread() arms that
+ * watch too, in the ways the first section cannot (it allocates: bp's
+ * read side must stay usable from signal handlers).
  * Under qsbr the thread is online afterwards: it must announce quiescent
  * states from now on.
  *
@@ -79,7 +79,8 @@ void rculist_register_thread(void);
  *
  * A registered thread that exits without it is unregistered at thread
  * exit; calling it earlier stops the thread from holding up grace
- * periods (qsbr) and frees its slot.  A no-op under bp.
+ * periods (qsbr) and frees its slot.  Under bp (liburcu-bp unregisters
+ * the thread at its exit) it only ends the watch below.
  *
  * A thread that exits inside a read-side critical section (every
  * flavour; under qsbr, one opened through debug mode's
@@ -90,9 +91,15 @@ void rculist_register_thread(void);
  * a bug that its cleanup would hide (the next grace period would end at
  * once).  If the handler returns, the thread is cleaned up as usual:
  * unregistered (bp: by liburcu-bp), and grace periods stop waiting for
- * it.  The main thread is not watched (its exit is the process's), nor
- * a bp thread that never called rculist_register_thread() (under bp it
- * only arms this watch).
+ * it.  The main thread is not watched (its exit is the process's).
+ * Under bp a thread that never calls rculist_register_thread() is
+ * watched from its first rculist_read_lock() (or the first call of
+ * rculist's that registers it) on, which takes the thread's cleanup over
+ * from liburcu-bp without allocating (a pthread key of rculist's holds
+ * it, and gives it back to liburcu-bp's after the watch).  It is not
+ * watched if liburcu's API, called directly, registered it, nor when the
+ * take-over cannot be done (rculist's key not among the process's first
+ * 32, or liburcu-bp's not found).
  *
  * Context: the calling thread, registered, outside any read-side
  * critical section.
