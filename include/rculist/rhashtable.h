@@ -604,6 +604,14 @@ static inline bool rculist__rht_grow_above_max(const struct cds_rhashtable *ht)
  * misuse of @op, then call the error handler.
  */
 void rculist__debug_report(const char *op, const void *elem, const char *what);
+/*
+ * Internal, debug mode (core/debug.c): report a removal, at @file:@line,
+ * of the object @obj that is in none of the table's bucket tables, its
+ * link's next being @next (which tells a never-inserted object from a
+ * stale one).
+ */
+void rculist__rht_debug_absent(const char *op, const char *file, int line,
+			       const void *obj, const void *next);
 #ifndef RCULIST_DEBUG_API_H /* declared once: clang's analysis counts each */
 void rculist__debug_reader_at(const char *op, const char *file,
 			      int line) RCULIST_REQUIRES_RCU;
@@ -1754,6 +1762,32 @@ static inline int cds_rhltable_remove(struct cds_rhltable *hlt,
 {
 	return rculist__rht_remove_fast(&hlt->ht, &list->rhead, params, true);
 }
+
+#ifdef RCULIST_DEBUG
+/*
+ * Debug mode: removing an object that is not in the table is reported at
+ * the call site (rculist__rht_debug_absent()); if the error handler
+ * returns, the removal returns -ENOENT, as without debug mode.
+ */
+static inline RCULIST__RHT_INLINE int
+rculist__rht_remove_at(struct cds_rhashtable *ht, struct cds_rhash_head *obj,
+		       const struct cds_rhashtable_params params, bool rhlist,
+		       const char *op, const char *file, int line)
+{
+	int err = rculist__rht_remove_fast(ht, obj, params, rhlist);
+
+	if (RCULIST__UNLIKELY(err == -ENOENT))
+		rculist__rht_debug_absent(op, file, line, cds_rht_obj(ht, obj),
+					  rculist__load_once(obj->next));
+	return err;
+}
+#define cds_rhashtable_remove_fast(ht, obj, params)			\
+	rculist__rht_remove_at(ht, obj, params, false,			\
+			       "cds_rhashtable_remove_fast", __FILE__, __LINE__)
+#define cds_rhltable_remove(hlt, list, params)				\
+	rculist__rht_remove_at(&(hlt)->ht, &(list)->rhead, params, true, \
+			       "cds_rhltable_remove", __FILE__, __LINE__)
+#endif
 
 /* Replace @obj_old by @obj_new in @tbl: 0, -ENOENT, or -EINVAL. */
 static inline RCULIST__RHT_INLINE int
