@@ -1735,6 +1735,18 @@ rculist__rht_remove_fast(struct cds_rhashtable *ht, struct cds_rhash_head *obj,
  * free it after one (rculist_free_rcu()).  The table shrinks in the
  * background below 30% load with automatic_shrinking.
  *
+ * Removing an object that is not in the table returns -ENOENT, as in
+ * the kernel (whose own test removes absent objects).  Debug mode
+ * (-DRCULIST_DEBUG) reports it as a misuse, at the call site, before
+ * returning -ENOENT if the error handler returns.  The report tells a
+ * never-inserted object from a stale one by its link's next, which no
+ * removal clears (readers may still stand on the object): NULL (an
+ * object zeroed or initialised and never inserted: a chain link is
+ * never NULL, chains end in a nulls marker) or RCULIST_POISON_NEXT
+ * (poisoned by its owner) says "never inserted"; any other value was
+ * left by an insert: "removed already (removed twice?) or is in another
+ * table".  Garbage in an uninitialised object reads as the latter.
+ *
  * Context: a registered reader thread (any under bp); concurrent with
  * every other operation but another removal of @obj; spins on bucket
  * locks.
@@ -1752,6 +1764,9 @@ cds_rhashtable_remove_fast(struct cds_rhashtable *ht, struct cds_rhash_head *obj
  * @hlt: the table
  * @list: the object's link
  * @params: the table's params
+ *
+ * Debug mode reports removing an object that is not in the table, as
+ * for cds_rhashtable_remove_fast().
  *
  * Context: as cds_rhashtable_remove_fast().
  * Return: 0, or -ENOENT if the object is not in the table.
