@@ -429,12 +429,12 @@ static int in_read_section(void)
 }
 
 /*
- * <rculist/rhashtable.h>'s debug checks: one report of @op on @elem (its
- * inline operations record no call site).
+ * <rculist/rhashtable.h>'s debug checks: one report of @op on @elem, at
+ * the call site its debug-mode wrapper recorded if any (the inserts').
  */
 void rculist__debug_report(const char *op, const void *elem, const char *what)
 {
-	struct rculist__site s = { op, NULL, 0 };
+	struct rculist__site s = rculist__current_site(op);
 
 	rculist__report(&s, elem, "%s", what);
 }

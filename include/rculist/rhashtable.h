@@ -601,7 +601,8 @@ static inline bool rculist__rht_grow_above_max(const struct cds_rhashtable *ht)
 
 /*
  * Internal, debug mode (core/debug.c): report @what about @elem, a
- * misuse of @op, then call the error handler.
+ * misuse of @op (or of the call whose site a wrapper recorded), then
+ * call the error handler.
  */
 void rculist__debug_report(const char *op, const void *elem, const char *what);
 /*
@@ -615,6 +616,8 @@ void rculist__rht_debug_absent(const char *op, const char *file, int line,
 #ifndef RCULIST_DEBUG_API_H /* declared once: clang's analysis counts each */
 void rculist__debug_reader_at(const char *op, const char *file,
 			      int line) RCULIST_REQUIRES_RCU;
+void rculist__debug_enter(const char *op, const char *file, int line);
+void rculist__debug_leave(void);
 #endif
 
 /* Internal, exported for the inline code: ask the rehash thread to resize @ht. */
@@ -1294,9 +1297,6 @@ cds_rhashtable_lookup(struct cds_rhashtable *ht, const void *key,
 {
 	struct cds_rhash_head *he;
 
-#ifdef RCULIST_DEBUG
-	rculist__debug_reader_at("cds_rhashtable_lookup", __FILE__, __LINE__);
-#endif
 	he = rculist__rht_lookup(ht, key, params);
 	return he ? cds_rht_obj(ht, he) : NULL;
 }
@@ -1343,9 +1343,6 @@ cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
 {
 	struct cds_rhash_head *he;
 
-#ifdef RCULIST_DEBUG
-	rculist__debug_reader_at("cds_rhltable_lookup", __FILE__, __LINE__);
-#endif
 	he = rculist__rht_lookup(&hlt->ht, key, params);
 	return he ? rculist__container_of(he, struct cds_rhlist_head, rhead) :
 		    NULL;
@@ -1868,6 +1865,60 @@ cds_rhashtable_replace_fast(struct cds_rhashtable *ht,
 	rculist_read_unlock();
 	return err;
 }
+
+#ifdef RCULIST_DEBUG
+/*
+ * Debug mode: the lookups check, at their call site, that the caller is
+ * inside a read-side critical section; the inserts record their call
+ * site, which an "inserted twice" report names.  Each argument is
+ * evaluated once.
+ */
+#define cds_rhashtable_lookup(ht, key, params)				\
+	(rculist__debug_reader_at("cds_rhashtable_lookup", __FILE__, __LINE__), \
+	 cds_rhashtable_lookup(ht, key, params))
+#define cds_rhltable_lookup(hlt, key, params)				\
+	(rculist__debug_reader_at("cds_rhltable_lookup", __FILE__, __LINE__), \
+	 cds_rhltable_lookup(hlt, key, params))
+
+/* The value of a recorded call, the record dropped. */
+static inline int rculist__rht_left_int(int v)
+{
+	rculist__debug_leave();
+	return v;
+}
+static inline void *rculist__rht_left_ptr(void *v)
+{
+	rculist__debug_leave();
+	return v;
+}
+#define RCULIST__RHT_SITE(name, left, call)				\
+	left((rculist__debug_enter(#name, __FILE__, __LINE__), (call)))
+#define cds_rhashtable_insert_fast(ht, obj, params)			\
+	RCULIST__RHT_SITE(cds_rhashtable_insert_fast, rculist__rht_left_int, \
+			  cds_rhashtable_insert_fast(ht, obj, params))
+#define cds_rhashtable_lookup_insert_fast(ht, obj, params)		\
+	RCULIST__RHT_SITE(cds_rhashtable_lookup_insert_fast,		\
+			  rculist__rht_left_int,				\
+			  cds_rhashtable_lookup_insert_fast(ht, obj, params))
+#define cds_rhashtable_lookup_get_insert_fast(ht, obj, params)		\
+	RCULIST__RHT_SITE(cds_rhashtable_lookup_get_insert_fast,	\
+			  rculist__rht_left_ptr,				\
+			  cds_rhashtable_lookup_get_insert_fast(ht, obj, params))
+#define cds_rhashtable_lookup_insert_key(ht, key, obj, params)		\
+	RCULIST__RHT_SITE(cds_rhashtable_lookup_insert_key,		\
+			  rculist__rht_left_int,				\
+			  cds_rhashtable_lookup_insert_key(ht, key, obj, params))
+#define cds_rhashtable_lookup_get_insert_key(ht, key, obj, params)	\
+	RCULIST__RHT_SITE(cds_rhashtable_lookup_get_insert_key,		\
+			  rculist__rht_left_ptr,				\
+			  cds_rhashtable_lookup_get_insert_key(ht, key, obj, params))
+#define cds_rhltable_insert_key(hlt, key, list, params)			\
+	RCULIST__RHT_SITE(cds_rhltable_insert_key, rculist__rht_left_int, \
+			  cds_rhltable_insert_key(hlt, key, list, params))
+#define cds_rhltable_insert(hlt, list, params)				\
+	RCULIST__RHT_SITE(cds_rhltable_insert, rculist__rht_left_int,	\
+			  cds_rhltable_insert(hlt, list, params))
+#endif
 
 RCULIST__END_DECLS
 

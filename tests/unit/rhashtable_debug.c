@@ -76,9 +76,23 @@ Test(rhashtable_debug, insert_twice, .signal = SIGABRT)
 
 	cr_assert_eq(cds_rhashtable_init(&ht, &dparams), 0);
 	cr_assert_eq(cds_rhashtable_insert_fast(&ht, &a.node, dparams), 0);
-	want_op = "cds_rhashtable_insert_fast";
-	want_detail = "the object is in the table already (inserted twice?)";
-	cds_rhashtable_insert_fast(&ht, &a.node, dparams);
+	EXPECT_REPORT("cds_rhashtable_insert_fast", &a,
+		      "the object is in the table already (inserted twice?)");
+	PROVOKE(cds_rhashtable_insert_fast(&ht, &a.node, dparams));
+}
+
+/* The same through another insert: its name and call site reported. */
+Test(rhashtable_debug, lookup_insert_twice, .signal = SIGABRT)
+{
+	static struct cds_rhashtable ht;
+	static struct dobj a = { 1, { NULL } }, b = { 2, { NULL } };
+
+	cr_assert_eq(cds_rhashtable_init(&ht, &dparams), 0);
+	cr_assert_eq(cds_rhashtable_insert_fast(&ht, &a.node, dparams), 0);
+	cr_assert_eq(cds_rhashtable_insert_fast(&ht, &b.node, dparams), 0);
+	EXPECT_REPORT("cds_rhashtable_lookup_get_insert_fast", &a,
+		      "the object is in the table already (inserted twice?)");
+	PROVOKE(cds_rhashtable_lookup_get_insert_fast(&ht, &a.node, dparams));
 }
 
 TEST_NO_RCU_ANALYSIS(rhashtable_debug, lookup_outside_a_section);
@@ -89,9 +103,8 @@ Test(rhashtable_debug, lookup_outside_a_section, .signal = SIGABRT)
 
 	cr_assert_eq(cds_rhashtable_init(&ht, &dparams), 0);
 	rculist_thread_offline(); /* qsbr: outside a section once offline */
-	want_op = "cds_rhashtable_lookup";
-	want_detail = "read-side critical section";
-	(void)cds_rhashtable_lookup(&ht, &k, dparams);
+	EXPECT_REPORT("cds_rhashtable_lookup", NULL, NOT_READING);
+	PROVOKE((void)cds_rhashtable_lookup(&ht, &k, dparams));
 }
 
 /* A removal of an object never inserted: its next is NULL (zeroed). */
