@@ -945,3 +945,52 @@ Test(rhashtable, for_each_entry_safe_unlinks_while_walking, .init = reg)
 	for (k = 1; k < NITER; k += 2)
 		free(o[k]);
 }
+
+/*
+ * before: [b] -> x -> y...   after: [b] -> y...   then [b] -> x -> y... again
+ * A bucket's first object unlinked by hand with cds_rht_assign_unlock()
+ * (one store: unlinked and unlocked), put back with
+ * cds_rht_assign_locked() (still locked until cds_rht_unlock()).
+ */
+Test(rhashtable, bucket_lock_and_assign, .init = reg)
+{
+	struct cds_rhashtable ht;
+	struct cds_bucket_table *tbl;
+	struct cds_rhash_lock_head **bkt;
+	struct cds_rhash_head *first, *rest;
+	struct tobj *o[NITER], *t = NULL;
+	unsigned long flags;
+	unsigned int i = 0;
+	int k;
+
+	tbl = fill_iter_table(&ht, o);
+	while (cds_rht_is_a_nulls(cds_rht_ptr_rcu(cds_rht_bucket(tbl, i))))
+		i++;
+	bkt = cds_rht_bucket_var(tbl, i);
+	flags = cds_rht_lock(tbl, bkt);
+	first = cds_rht_ptr(bkt, tbl, i);
+	cr_assert(cds_rht_entry(t, first, node));
+	cr_assert_eq(&t->node, first);
+	rest = cds_rht_dereference_bucket(first->next, tbl, i);
+	cds_rht_assign_unlock(tbl, bkt, rest, flags);
+	cr_assert(!bucket_locked(bkt));
+	cr_assert_eq(cds_rht_ptr_rcu(bkt), rest);
+	__atomic_sub_fetch(&ht.nelems, 1, __ATOMIC_RELAXED);
+	rculist_read_unlock();
+	for (k = 0; k < NITER; k++)
+		cr_assert_eq(find(&ht, k), o[k] == t ? NULL : o[k], "key %d", k);
+
+	rculist_read_lock();
+	flags = cds_rht_lock(tbl, bkt);
+	t->node.next = cds_rht_ptr(bkt, tbl, i);
+	cds_rht_assign_locked(bkt, &t->node);
+	cr_assert(bucket_locked(bkt));
+	cds_rht_unlock(tbl, bkt, flags);
+	cr_assert(!bucket_locked(bkt));
+	cr_assert_eq(cds_rht_ptr_rcu(bkt), &t->node);
+	__atomic_add_fetch(&ht.nelems, 1, __ATOMIC_RELAXED);
+	rculist_read_unlock();
+	for (k = 0; k < NITER; k++)
+		cr_assert_eq(find(&ht, k), o[k], "key %d", k);
+	cds_rhashtable_free_and_destroy(&ht, free_obj, &(unsigned long){ 0 });
+}
