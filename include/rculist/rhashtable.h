@@ -1843,6 +1843,9 @@ rculist__rht_replace_one(struct cds_rhashtable *ht, struct cds_bucket_table *tbl
  * One release store: a reader finds either object, never neither.
  * Free @obj_old after a grace period.
  *
+ * Debug mode reports replacing an object that is not in the table, as
+ * cds_rhashtable_remove_fast() reports removing one.
+ *
  * Context: as cds_rhashtable_remove_fast().
  * Return: 0; -ENOENT if @obj_old is not in the table; -EINVAL if the
  * objects' keys hash differently.
@@ -1865,6 +1868,26 @@ cds_rhashtable_replace_fast(struct cds_rhashtable *ht,
 	rculist_read_unlock();
 	return err;
 }
+
+#ifdef RCULIST_DEBUG
+/* Debug mode: replacing an object that is not in the table, as removing it. */
+static inline RCULIST__RHT_INLINE int
+rculist__rht_replace_at(struct cds_rhashtable *ht, struct cds_rhash_head *obj_old,
+			struct cds_rhash_head *obj_new,
+			const struct cds_rhashtable_params params, const char *file,
+			int line)
+{
+	int err = cds_rhashtable_replace_fast(ht, obj_old, obj_new, params);
+
+	if (RCULIST__UNLIKELY(err == -ENOENT))
+		rculist__rht_debug_absent("cds_rhashtable_replace_fast", file, line,
+					  cds_rht_obj(ht, obj_old),
+					  rculist__load_once(obj_old->next));
+	return err;
+}
+#define cds_rhashtable_replace_fast(ht, obj_old, obj_new, params)	\
+	rculist__rht_replace_at(ht, obj_old, obj_new, params, __FILE__, __LINE__)
+#endif
 
 #ifdef RCULIST_DEBUG
 /*

@@ -165,6 +165,19 @@ static const struct cds_rhashtable_params dlparams = {
 	.head_offset = offsetof(struct dlobj, list),
 };
 
+/* Replacing an object never inserted: reported as removing it. */
+Test(rhashtable_debug, replace_never_inserted, .signal = SIGABRT)
+{
+	static struct cds_rhashtable ht;
+	static struct dobj a = { 1, { NULL } }, b = { 1, { NULL } };
+
+	cr_assert_eq(cds_rhashtable_init(&ht, &dparams), 0);
+	EXPECT_REPORT("cds_rhashtable_replace_fast", &a,
+		      "the object is not in the table: its next is NULL, it was "
+		      "never inserted (-ENOENT)");
+	PROVOKE(cds_rhashtable_replace_fast(&ht, &a.node, &b.node, dparams));
+}
+
 /* key 3: b -> a, then a; b removed twice */
 Test(rhashtable_debug, rhltable_remove_twice, .signal = SIGABRT)
 {
