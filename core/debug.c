@@ -429,14 +429,41 @@ static int in_read_section(void)
 }
 
 /*
- * <rculist/rhashtable.h>'s debug checks: one report of @op on @elem (its
- * inline operations record no call site).
+ * <rculist/rhashtable.h>'s debug checks: one report of @op on @elem, at
+ * the call site its debug-mode wrapper recorded if any (the inserts').
  */
 void rculist__debug_report(const char *op, const void *elem, const char *what)
 {
-	struct rculist__site s = { op, NULL, 0 };
+	struct rculist__site s = rculist__current_site(op);
 
 	rculist__report(&s, elem, "%s", what);
+}
+
+/*
+ * A removal from a cds_rhashtable or cds_rhltable of an object in none of
+ * its bucket tables.  A chain link is never NULL (a chain ends in a nulls
+ * marker), so a NULL next (an object zeroed or initialised and never
+ * inserted) or the poison of RCULIST_POISON_NEXT means never inserted;
+ * any other next was left by an insert: the object was removed already,
+ * or is in another table.
+ */
+void rculist__rht_debug_absent(const char *op, const char *file, int line,
+			       const void *obj, const void *next)
+{
+	struct rculist__site s = { op, file, line };
+	struct rculist__ptrbuf b;
+
+	if (!next || poisoned(next))
+		rculist__report(&s, obj,
+				"the object is not in the table: its next is %s, "
+				"it was never inserted (-ENOENT)",
+				rculist__ptrstr(&b, next));
+	else
+		rculist__report(&s, obj,
+				"the object is not in the table: its next is %s, "
+				"it was removed already (removed twice?) or is in "
+				"another table (-ENOENT)",
+				rculist__ptrstr(&b, next));
 }
 
 /* Report @s if the thread is not registered (memb, qsbr); 1 if so. */

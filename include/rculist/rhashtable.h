@@ -601,12 +601,23 @@ static inline bool rculist__rht_grow_above_max(const struct cds_rhashtable *ht)
 
 /*
  * Internal, debug mode (core/debug.c): report @what about @elem, a
- * misuse of @op, then call the error handler.
+ * misuse of @op (or of the call whose site a wrapper recorded), then
+ * call the error handler.
  */
 void rculist__debug_report(const char *op, const void *elem, const char *what);
+/*
+ * Internal, debug mode (core/debug.c): report a removal, at @file:@line,
+ * of the object @obj that is in none of the table's bucket tables, its
+ * link's next being @next (which tells a never-inserted object from a
+ * stale one).
+ */
+void rculist__rht_debug_absent(const char *op, const char *file, int line,
+			       const void *obj, const void *next);
 #ifndef RCULIST_DEBUG_API_H /* declared once: clang's analysis counts each */
 void rculist__debug_reader_at(const char *op, const char *file,
 			      int line) RCULIST_REQUIRES_RCU;
+void rculist__debug_enter(const char *op, const char *file, int line);
+void rculist__debug_leave(void);
 #endif
 
 /* Internal, exported for the inline code: ask the rehash thread to resize @ht. */
@@ -617,6 +628,440 @@ void rculist__rht_schedule(struct cds_rhashtable *ht);
  * by default, NULL restores it); a test makes it fail to see -ENOMEM.
  */
 void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size));
+
+/* ------------------------------------------- buckets and their chains */
+
+/*
+ * The kernel's bucket accessors and chain iterators, for code that walks
+ * the buckets of one table itself (the kernel's own users: statistics,
+ * dumps, a table's owner freeing what it holds).  Lookups, inserts and
+ * removals need none of them.
+ */
+
+/*
+ * offsetof(@type, @member), refused at compile time unless @member is a
+ * struct cds_rhash_head (or, for the rhltable iterators, a struct
+ * cds_rhlist_head): see RCULIST__MEMBER_OFFSETOF in compiler.h.
+ */
+#define RCULIST__RHT_MEMBER_MSG "member is not a struct cds_rhash_head"
+RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_rhash_head,
+			     struct cds_rhash_head, RCULIST__RHT_MEMBER_MSG)
+#define rculist__rht_offsetof(type, member)				\
+	RCULIST__MEMBER_OFFSETOF(type, member,				\
+				 rculist__member_is_not_a_struct_cds_rhash_head, \
+				 struct cds_rhash_head, RCULIST__RHT_MEMBER_MSG)
+#define RCULIST__RHL_MEMBER_MSG "member is not a struct cds_rhlist_head"
+RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_rhlist_head,
+			     struct cds_rhlist_head, RCULIST__RHL_MEMBER_MSG)
+#define rculist__rhl_offsetof(type, member)				\
+	RCULIST__MEMBER_OFFSETOF(type, member,				\
+				 rculist__member_is_not_a_struct_cds_rhlist_head, \
+				 struct cds_rhlist_head, RCULIST__RHL_MEMBER_MSG)
+
+/* @tpos set to the object of link @pos (a checked @member); then 1. */
+#define rculist__rht_entry(tpos, pos, member)				\
+	((tpos) = rculist__container_at(pos, RCULIST__POINTEE(tpos),	\
+		rculist__rht_offsetof(RCULIST__POINTEE(tpos), member)), 1)
+#define rculist__rhl_entry(tpos, pos, member)				\
+	((tpos) = rculist__container_at(pos, RCULIST__POINTEE(tpos),	\
+		rculist__rhl_offsetof(RCULIST__POINTEE(tpos), member)), 1)
+
+/**
+ * cds_rht_dereference_rcu - load a table pointer, for a reader
+ * @p: the pointer (ht->tbl, tbl->future_tbl)
+ * @ht: the table (not evaluated)
+ *
+ * A dependency-ordered load: the kernel's rht_dereference_rcu().
+ *
+ * Context: a reader, inside a read-side critical section, or the holder
+ * of ht->mutex.  The table loaded stays allocated until the section
+ * ends (a rehash frees the old table after a grace period).
+ * Return: the pointer.
+ */
+#define cds_rht_dereference_rcu(p, ht) rculist__deref(p)
+
+/**
+ * cds_rht_dereference_bucket - load a chain link, for the bucket's lock holder
+ * @p: the link (a cds_rhash_head's next)
+ * @tbl: the table (not evaluated)
+ * @hash: the bucket's index (not evaluated)
+ *
+ * A plain load: the kernel's rht_dereference_bucket().
+ *
+ * Context: the holder of the lock of bucket @hash of @tbl
+ * (cds_rht_lock()).
+ * Return: the link.
+ */
+#define cds_rht_dereference_bucket(p, tbl, hash) rculist__load_once(p)
+
+/**
+ * cds_rht_dereference_bucket_rcu - load a chain link, for a reader
+ * @p: the link (a cds_rhash_head's next)
+ * @tbl: the table (not evaluated)
+ * @hash: the bucket's index (not evaluated)
+ *
+ * A dependency-ordered load: the kernel's rht_dereference_bucket_rcu().
+ *
+ * Context: a reader, inside a read-side critical section, or the
+ * bucket's lock holder.
+ * Return: the link.
+ */
+#define cds_rht_dereference_bucket_rcu(p, tbl, hash) rculist__deref(p)
+
+/**
+ * cds_rht_entry - set a cursor to the object of a chain link
+ * @tpos: the object cursor (a typed pointer), assigned
+ * @pos: the link (a struct cds_rhash_head * or struct cds_rhlist_head *)
+ * @member: the name of @pos's member in the object
+ *
+ * The kernel's rht_entry(), a condition for a for loop.
+ *
+ * Context: any; address arithmetic.
+ * Return: 1.
+ */
+#define cds_rht_entry(tpos, pos, member)				\
+	((tpos) = rculist__container_of(pos, RCULIST__POINTEE(tpos), member), 1)
+
+/**
+ * cds_rht_bucket - the bucket of a table with a given index, to read
+ * @tbl: the table
+ * @hash: the bucket's index (below tbl->size), as the lookups compute it
+ *
+ * Context: a reader inside a read-side critical section, or the holder
+ * of ht->mutex: either keeps @tbl allocated.
+ * Return: the bucket, for cds_rht_ptr_rcu(), cds_rht_ptr() and the
+ * iterators.
+ */
+static inline struct cds_rhash_lock_head *const *
+cds_rht_bucket(const struct cds_bucket_table *tbl, unsigned int hash)
+{
+	return &tbl->buckets[hash];
+}
+
+/**
+ * cds_rht_bucket_var - the bucket of a table with a given index, to lock and change
+ * @tbl: the table
+ * @hash: the bucket's index (below tbl->size)
+ *
+ * Context: as cds_rht_bucket().
+ * Return: the bucket, for cds_rht_lock() (never NULL: rculist has no
+ * nested tables).
+ */
+static inline struct cds_rhash_lock_head **
+cds_rht_bucket_var(struct cds_bucket_table *tbl, unsigned int hash)
+{
+	return &tbl->buckets[hash];
+}
+
+/**
+ * cds_rht_bucket_insert - the bucket of a table with a given index, to insert into
+ * @ht: the table (not used: no nested table to grow)
+ * @tbl: one of its bucket tables
+ * @hash: the bucket's index (below tbl->size)
+ *
+ * Context: as cds_rht_bucket().
+ * Return: the bucket (never NULL).
+ */
+static inline struct cds_rhash_lock_head **
+cds_rht_bucket_insert(struct cds_rhashtable *ht, struct cds_bucket_table *tbl,
+		      unsigned int hash)
+{
+	(void)ht;
+	return cds_rht_bucket_var(tbl, hash);
+}
+
+/**
+ * cds_rht_lock - lock a bucket
+ * @tbl: the table of the bucket
+ * @bkt: the bucket (cds_rht_bucket_var())
+ *
+ * Sets bit 0 of the bucket word (acquire); spins while another updater
+ * holds it, yielding the CPU now and then.  Readers never wait for it.
+ * The kernel's rht_lock(): user space has no interrupts to disable, so
+ * the flags it returns are 0, to be given to cds_rht_unlock().
+ *
+ * Context: an updater inside a read-side critical section or holding
+ * ht->mutex (so that @tbl stays allocated); it must not already hold
+ * this bucket's lock.  Hold it briefly: inserts and removals of the
+ * bucket, and the rehash thread, spin meanwhile.
+ * Return: the flags for cds_rht_unlock() (0).
+ */
+static inline unsigned long cds_rht_lock(struct cds_bucket_table *tbl,
+					 struct cds_rhash_lock_head **bkt)
+{
+	(void)tbl;
+	rculist__rht_lock(bkt);
+	return 0;
+}
+
+/**
+ * cds_rht_unlock - unlock a bucket
+ * @tbl: the table of the bucket
+ * @bkt: the bucket
+ * @flags: what cds_rht_lock() returned
+ *
+ * Clears bit 0 of the bucket word (release): the chain's changes made
+ * under the lock are visible to the next holder.
+ *
+ * Context: the holder of the bucket's lock.
+ */
+static inline void cds_rht_unlock(struct cds_bucket_table *tbl,
+				  struct cds_rhash_lock_head **bkt,
+				  unsigned long flags)
+{
+	(void)tbl;
+	(void)flags;
+	rculist__rht_unlock(bkt);
+}
+
+/**
+ * cds_rht_assign_locked - make an object the first of a locked bucket
+ * @bkt: the bucket, locked
+ * @obj: the object's link, or a nulls marker to empty the bucket
+ *
+ * One release store, keeping the lock: readers see the object whole.
+ *
+ * Context: the holder of the bucket's lock.
+ */
+static inline void cds_rht_assign_locked(struct cds_rhash_lock_head **bkt,
+					 struct cds_rhash_head *obj)
+{
+	rculist__rht_assign_locked(bkt, obj);
+}
+
+/**
+ * cds_rht_assign_unlock - make an object the first of a locked bucket, and unlock it
+ * @tbl: the table of the bucket
+ * @bkt: the bucket, locked
+ * @obj: the object's link, or a nulls marker to empty the bucket
+ * @flags: what cds_rht_lock() returned
+ *
+ * One release store that publishes the object and releases the lock.
+ *
+ * Context: the holder of the bucket's lock, which it gives up.
+ */
+static inline void cds_rht_assign_unlock(struct cds_bucket_table *tbl,
+					 struct cds_rhash_lock_head **bkt,
+					 struct cds_rhash_head *obj,
+					 unsigned long flags)
+{
+	(void)tbl;
+	(void)flags;
+	rculist__rht_assign_unlock(bkt, obj);
+}
+
+/* The first link of locked @bkt; debug mode checks the lock is held. */
+static inline struct cds_rhash_head *
+rculist__rht_ptr_locked(struct cds_rhash_lock_head *const *bkt)
+{
+	struct cds_rhash_lock_head *w = rculist__load_once(*bkt);
+
+#ifdef RCULIST_DEBUG
+	if (RCULIST__UNLIKELY(!((uintptr_t)w & 1)))
+		rculist__debug_report("cds_rht_ptr", bkt,
+				      "the bucket is not locked (call cds_rht_lock() first)");
+#endif
+	return rculist__rht_first(bkt, w);
+}
+
+/**
+ * cds_rht_ptr - the first link of a bucket, for its lock holder
+ * @bkt: the bucket, locked
+ * @tbl: the table (not used)
+ * @hash: the bucket's index (not used)
+ *
+ * The lock bit masked; the bucket's nulls marker when it is empty.
+ * Debug mode reports a bucket that is not locked (the kernel's lockdep
+ * check).
+ *
+ * Context: the holder of the bucket's lock (cds_rht_lock()).
+ * Return: the first cds_rhash_head, or the marker.
+ */
+static inline struct cds_rhash_head *
+cds_rht_ptr(struct cds_rhash_lock_head *const *bkt,
+	    const struct cds_bucket_table *tbl, unsigned int hash)
+{
+	(void)tbl;
+	(void)hash;
+	return rculist__rht_ptr_locked(bkt);
+}
+
+/**
+ * cds_rht_ptr_rcu - the first link of a bucket, for a reader
+ * @bkt: the bucket (cds_rht_bucket())
+ *
+ * A dependency-ordered load, the lock bit masked: never waits for the
+ * lock.  The bucket's nulls marker when it is empty.
+ *
+ * Context: a reader, inside a read-side critical section.
+ * Return: the first cds_rhash_head, or the marker.
+ */
+static inline struct cds_rhash_head *
+cds_rht_ptr_rcu(struct cds_rhash_lock_head *const *bkt) RCULIST_REQUIRES_RCU
+{
+	return rculist__rht_ptr_rcu(bkt);
+}
+
+/**
+ * cds_rht_for_each_from - walk a bucket's chain from a link, for its lock holder
+ * @pos: a struct cds_rhash_head *, the cursor
+ * @head: the link to start from (cds_rht_ptr(), or a link of the chain)
+ * @tbl: the table (evaluated only by @head)
+ * @hash: the bucket's index (evaluated only by @head)
+ *
+ * Ends at the chain's nulls marker, which @pos then holds.
+ *
+ * Context: the holder of the bucket's lock (cds_rht_lock()); readers use
+ * cds_rht_for_each_rcu_from().
+ */
+#define cds_rht_for_each_from(pos, head, tbl, hash)			\
+	for ((pos) = (head); !cds_rht_is_a_nulls(pos);			\
+	     (pos) = cds_rht_dereference_bucket((pos)->next, tbl, hash))
+
+/**
+ * cds_rht_for_each - walk a bucket's chain, for its lock holder
+ * @pos: a struct cds_rhash_head *, the cursor
+ * @tbl: the table
+ * @hash: the bucket's index
+ *
+ * Each argument is evaluated once.
+ *
+ * Context: the holder of the bucket's lock (cds_rht_lock()), which a
+ * removal, insert or rehash of the bucket would otherwise race with;
+ * debug mode reports a bucket that is not locked.
+ */
+#define cds_rht_for_each(pos, tbl, hash)				\
+	cds_rht_for_each_from(pos,					\
+		rculist__rht_ptr_locked(cds_rht_bucket(tbl, hash)), tbl, hash)
+
+/**
+ * cds_rht_for_each_entry_from - walk a bucket's objects from a link, for its lock holder
+ * @tpos: the object cursor (a typed pointer)
+ * @pos: a struct cds_rhash_head *, the link cursor
+ * @head: the link to start from
+ * @tbl: the table (evaluated only by @head)
+ * @hash: the bucket's index (evaluated only by @head)
+ * @member: the name of the struct cds_rhash_head in the object
+ *
+ * Context: as cds_rht_for_each_from().
+ */
+#define cds_rht_for_each_entry_from(tpos, pos, head, tbl, hash, member)	\
+	for ((pos) = (head);						\
+	     !cds_rht_is_a_nulls(pos) && rculist__rht_entry(tpos, pos, member); \
+	     (pos) = cds_rht_dereference_bucket((pos)->next, tbl, hash))
+
+/**
+ * cds_rht_for_each_entry - walk a bucket's objects, for its lock holder
+ * @tpos: the object cursor (a typed pointer)
+ * @pos: a struct cds_rhash_head *, the link cursor
+ * @tbl: the table
+ * @hash: the bucket's index
+ * @member: the name of the struct cds_rhash_head in the object
+ *
+ * Context: as cds_rht_for_each().
+ */
+#define cds_rht_for_each_entry(tpos, pos, tbl, hash, member)		\
+	cds_rht_for_each_entry_from(tpos, pos,				\
+		rculist__rht_ptr_locked(cds_rht_bucket(tbl, hash)),	\
+		tbl, hash, member)
+
+/**
+ * cds_rht_for_each_entry_safe - walk a bucket's objects, the body may unlink the cursor
+ * @tpos: the object cursor (a typed pointer)
+ * @pos: a struct cds_rhash_head *, the link cursor
+ * @next: a struct cds_rhash_head *, holding the next link
+ * @tbl: the table
+ * @hash: the bucket's index
+ * @member: the name of the struct cds_rhash_head in the object
+ *
+ * The next link is read before the body runs: the body may unlink
+ * @tpos (cds_rht_assign_locked() at the head, a store to the previous
+ * object's next otherwise) and reuse its memory once readers are done
+ * with it, but not unlink the object @next holds.
+ *
+ * Context: as cds_rht_for_each().
+ */
+#define cds_rht_for_each_entry_safe(tpos, pos, next, tbl, hash, member)	\
+	for ((pos) = rculist__rht_ptr_locked(cds_rht_bucket(tbl, hash)),	\
+	     (next) = !cds_rht_is_a_nulls(pos) ?				\
+		cds_rht_dereference_bucket((pos)->next, tbl, hash) : NULL; \
+	     !cds_rht_is_a_nulls(pos) && rculist__rht_entry(tpos, pos, member); \
+	     (pos) = (next),						\
+	     (next) = !cds_rht_is_a_nulls(pos) ?				\
+		cds_rht_dereference_bucket((pos)->next, tbl, hash) : NULL)
+
+/**
+ * cds_rht_for_each_rcu_from - walk a bucket's chain from a link, for a reader
+ * @pos: a struct cds_rhash_head *, the cursor
+ * @head: the link to start from (cds_rht_ptr_rcu(), or a link of the chain)
+ * @tbl: the table (evaluated only by @head)
+ * @hash: the bucket's index (evaluated only by @head)
+ *
+ * Each link is loaded once, dependency-ordered.  The walk may see
+ * objects inserted or removed while it runs, never freed ones; a rehash
+ * may lead it into another bucket's chain (the kernel's nulls check:
+ * compare the marker @pos ends on with the bucket's, as
+ * cds_rhashtable_lookup() does).
+ *
+ * Context: a reader, inside a read-side critical section; updaters may
+ * run concurrently.  Debug mode reports a walk outside a section.
+ */
+#define cds_rht_for_each_rcu_from(pos, head, tbl, hash)			\
+	RCULIST__ITER_SITE(cds_rht_for_each_rcu_from)			\
+	for ((pos) = (RCULIST__CHECK_READER(), (head));			\
+	     !cds_rht_is_a_nulls(pos);					\
+	     (pos) = cds_rht_dereference_bucket_rcu((pos)->next, tbl, hash))
+
+/**
+ * cds_rht_for_each_rcu - walk a bucket's chain, for a reader
+ * @pos: a struct cds_rhash_head *, the cursor
+ * @tbl: the table
+ * @hash: the bucket's index
+ *
+ * Each argument is evaluated once.
+ *
+ * Context: as cds_rht_for_each_rcu_from().
+ */
+#define cds_rht_for_each_rcu(pos, tbl, hash)				\
+	RCULIST__ITER_SITE(cds_rht_for_each_rcu)			\
+	for ((pos) = (RCULIST__CHECK_READER(),				\
+		      rculist__rht_ptr_rcu(cds_rht_bucket(tbl, hash)));	\
+	     !cds_rht_is_a_nulls(pos);					\
+	     (pos) = cds_rht_dereference_bucket_rcu((pos)->next, tbl, hash))
+
+/**
+ * cds_rht_for_each_entry_rcu_from - walk a bucket's objects from a link, for a reader
+ * @tpos: the object cursor (a typed pointer)
+ * @pos: a struct cds_rhash_head *, the link cursor
+ * @head: the link to start from
+ * @tbl: the table (evaluated only by @head)
+ * @hash: the bucket's index (evaluated only by @head)
+ * @member: the name of the struct cds_rhash_head in the object
+ *
+ * Context: as cds_rht_for_each_rcu_from().
+ */
+#define cds_rht_for_each_entry_rcu_from(tpos, pos, head, tbl, hash, member) \
+	RCULIST__ITER_SITE(cds_rht_for_each_entry_rcu_from)		\
+	for ((pos) = (RCULIST__CHECK_READER(), (head));			\
+	     !cds_rht_is_a_nulls(pos) && rculist__rht_entry(tpos, pos, member); \
+	     (pos) = cds_rht_dereference_bucket_rcu((pos)->next, tbl, hash))
+
+/**
+ * cds_rht_for_each_entry_rcu - walk a bucket's objects, for a reader
+ * @tpos: the object cursor (a typed pointer)
+ * @pos: a struct cds_rhash_head *, the link cursor
+ * @tbl: the table
+ * @hash: the bucket's index
+ * @member: the name of the struct cds_rhash_head in the object
+ *
+ * Context: as cds_rht_for_each_rcu_from().
+ */
+#define cds_rht_for_each_entry_rcu(tpos, pos, tbl, hash, member)	\
+	RCULIST__ITER_SITE(cds_rht_for_each_entry_rcu)			\
+	for ((pos) = (RCULIST__CHECK_READER(),				\
+		      rculist__rht_ptr_rcu(cds_rht_bucket(tbl, hash)));	\
+	     !cds_rht_is_a_nulls(pos) && rculist__rht_entry(tpos, pos, member); \
+	     (pos) = cds_rht_dereference_bucket_rcu((pos)->next, tbl, hash))
 
 /* ------------------------------------------------------------- library */
 
@@ -852,9 +1297,6 @@ cds_rhashtable_lookup(struct cds_rhashtable *ht, const void *key,
 {
 	struct cds_rhash_head *he;
 
-#ifdef RCULIST_DEBUG
-	rculist__debug_reader_at("cds_rhashtable_lookup", __FILE__, __LINE__);
-#endif
 	he = rculist__rht_lookup(ht, key, params);
 	return he ? cds_rht_obj(ht, he) : NULL;
 }
@@ -901,9 +1343,6 @@ cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
 {
 	struct cds_rhash_head *he;
 
-#ifdef RCULIST_DEBUG
-	rculist__debug_reader_at("cds_rhltable_lookup", __FILE__, __LINE__);
-#endif
 	he = rculist__rht_lookup(&hlt->ht, key, params);
 	return he ? rculist__container_of(he, struct cds_rhlist_head, rhead) :
 		    NULL;
@@ -914,10 +1353,13 @@ cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
  * @pos: a struct cds_rhlist_head *, the cursor
  * @list: what cds_rhltable_lookup() returned
  *
- * Context: a reader, inside the read-side critical section of the lookup.
+ * Context: a reader, inside the read-side critical section of the
+ * lookup.  Debug mode reports a walk outside a section.
  */
-#define cds_rhl_for_each_rcu(pos, list) \
-	for (pos = (list); pos; pos = rculist__deref(pos->next))
+#define cds_rhl_for_each_rcu(pos, list)					\
+	RCULIST__ITER_SITE(cds_rhl_for_each_rcu)			\
+	for ((pos) = (RCULIST__CHECK_READER(), (list)); (pos);		\
+	     (pos) = rculist__deref((pos)->next))
 
 /**
  * cds_rhl_for_each_entry_rcu - walk the objects with a key
@@ -926,14 +1368,13 @@ cds_rhltable_lookup(struct cds_rhltable *hlt, const void *key,
  * @list: what cds_rhltable_lookup() returned
  * @member: the name of the struct cds_rhlist_head in the object
  *
- * Context: a reader, inside the read-side critical section of the lookup.
+ * Context: as cds_rhl_for_each_rcu().
  */
-#define cds_rhl_for_each_entry_rcu(tpos, pos, list, member)                      \
-	for (pos = (list);                                                       \
-	     pos &&                                                              \
-	     (tpos = rculist__container_of(pos, RCULIST__POINTEE(tpos), member), \
-	     1);                                                                 \
-	     pos = rculist__deref(pos->next))
+#define cds_rhl_for_each_entry_rcu(tpos, pos, list, member)		\
+	RCULIST__ITER_SITE(cds_rhl_for_each_entry_rcu)			\
+	for ((pos) = (RCULIST__CHECK_READER(), (list));			\
+	     (pos) && rculist__rhl_entry(tpos, pos, member);		\
+	     (pos) = rculist__deref((pos)->next))
 
 /* ------------------------------------------------------------ inserts */
 
@@ -1291,6 +1732,18 @@ rculist__rht_remove_fast(struct cds_rhashtable *ht, struct cds_rhash_head *obj,
  * free it after one (rculist_free_rcu()).  The table shrinks in the
  * background below 30% load with automatic_shrinking.
  *
+ * Removing an object that is not in the table returns -ENOENT, as in
+ * the kernel (whose own test removes absent objects).  Debug mode
+ * (-DRCULIST_DEBUG) reports it as a misuse, at the call site, before
+ * returning -ENOENT if the error handler returns.  The report tells a
+ * never-inserted object from a stale one by its link's next, which no
+ * removal clears (readers may still stand on the object): NULL (an
+ * object zeroed or initialised and never inserted: a chain link is
+ * never NULL, chains end in a nulls marker) or RCULIST_POISON_NEXT
+ * (poisoned by its owner) says "never inserted"; any other value was
+ * left by an insert: "removed already (removed twice?) or is in another
+ * table".  Garbage in an uninitialised object reads as the latter.
+ *
  * Context: a registered reader thread (any under bp); concurrent with
  * every other operation but another removal of @obj; spins on bucket
  * locks.
@@ -1309,6 +1762,9 @@ cds_rhashtable_remove_fast(struct cds_rhashtable *ht, struct cds_rhash_head *obj
  * @list: the object's link
  * @params: the table's params
  *
+ * Debug mode reports removing an object that is not in the table, as
+ * for cds_rhashtable_remove_fast().
+ *
  * Context: as cds_rhashtable_remove_fast().
  * Return: 0, or -ENOENT if the object is not in the table.
  */
@@ -1318,6 +1774,32 @@ static inline int cds_rhltable_remove(struct cds_rhltable *hlt,
 {
 	return rculist__rht_remove_fast(&hlt->ht, &list->rhead, params, true);
 }
+
+#ifdef RCULIST_DEBUG
+/*
+ * Debug mode: removing an object that is not in the table is reported at
+ * the call site (rculist__rht_debug_absent()); if the error handler
+ * returns, the removal returns -ENOENT, as without debug mode.
+ */
+static inline RCULIST__RHT_INLINE int
+rculist__rht_remove_at(struct cds_rhashtable *ht, struct cds_rhash_head *obj,
+		       const struct cds_rhashtable_params params, bool rhlist,
+		       const char *op, const char *file, int line)
+{
+	int err = rculist__rht_remove_fast(ht, obj, params, rhlist);
+
+	if (RCULIST__UNLIKELY(err == -ENOENT))
+		rculist__rht_debug_absent(op, file, line, cds_rht_obj(ht, obj),
+					  rculist__load_once(obj->next));
+	return err;
+}
+#define cds_rhashtable_remove_fast(ht, obj, params)			\
+	rculist__rht_remove_at(ht, obj, params, false,			\
+			       "cds_rhashtable_remove_fast", __FILE__, __LINE__)
+#define cds_rhltable_remove(hlt, list, params)				\
+	rculist__rht_remove_at(&(hlt)->ht, &(list)->rhead, params, true, \
+			       "cds_rhltable_remove", __FILE__, __LINE__)
+#endif
 
 /* Replace @obj_old by @obj_new in @tbl: 0, -ENOENT, or -EINVAL. */
 static inline RCULIST__RHT_INLINE int
@@ -1361,6 +1843,9 @@ rculist__rht_replace_one(struct cds_rhashtable *ht, struct cds_bucket_table *tbl
  * One release store: a reader finds either object, never neither.
  * Free @obj_old after a grace period.
  *
+ * Debug mode reports replacing an object that is not in the table, as
+ * cds_rhashtable_remove_fast() reports removing one.
+ *
  * Context: as cds_rhashtable_remove_fast().
  * Return: 0; -ENOENT if @obj_old is not in the table; -EINVAL if the
  * objects' keys hash differently.
@@ -1383,6 +1868,80 @@ cds_rhashtable_replace_fast(struct cds_rhashtable *ht,
 	rculist_read_unlock();
 	return err;
 }
+
+#ifdef RCULIST_DEBUG
+/* Debug mode: replacing an object that is not in the table, as removing it. */
+static inline RCULIST__RHT_INLINE int
+rculist__rht_replace_at(struct cds_rhashtable *ht, struct cds_rhash_head *obj_old,
+			struct cds_rhash_head *obj_new,
+			const struct cds_rhashtable_params params, const char *file,
+			int line)
+{
+	int err = cds_rhashtable_replace_fast(ht, obj_old, obj_new, params);
+
+	if (RCULIST__UNLIKELY(err == -ENOENT))
+		rculist__rht_debug_absent("cds_rhashtable_replace_fast", file, line,
+					  cds_rht_obj(ht, obj_old),
+					  rculist__load_once(obj_old->next));
+	return err;
+}
+#define cds_rhashtable_replace_fast(ht, obj_old, obj_new, params)	\
+	rculist__rht_replace_at(ht, obj_old, obj_new, params, __FILE__, __LINE__)
+#endif
+
+#ifdef RCULIST_DEBUG
+/*
+ * Debug mode: the lookups check, at their call site, that the caller is
+ * inside a read-side critical section; the inserts record their call
+ * site, which an "inserted twice" report names.  Each argument is
+ * evaluated once.
+ */
+#define cds_rhashtable_lookup(ht, key, params)				\
+	(rculist__debug_reader_at("cds_rhashtable_lookup", __FILE__, __LINE__), \
+	 cds_rhashtable_lookup(ht, key, params))
+#define cds_rhltable_lookup(hlt, key, params)				\
+	(rculist__debug_reader_at("cds_rhltable_lookup", __FILE__, __LINE__), \
+	 cds_rhltable_lookup(hlt, key, params))
+
+/* The value of a recorded call, the record dropped. */
+static inline int rculist__rht_left_int(int v)
+{
+	rculist__debug_leave();
+	return v;
+}
+static inline void *rculist__rht_left_ptr(void *v)
+{
+	rculist__debug_leave();
+	return v;
+}
+#define RCULIST__RHT_SITE(name, left, call)				\
+	left((rculist__debug_enter(#name, __FILE__, __LINE__), (call)))
+#define cds_rhashtable_insert_fast(ht, obj, params)			\
+	RCULIST__RHT_SITE(cds_rhashtable_insert_fast, rculist__rht_left_int, \
+			  cds_rhashtable_insert_fast(ht, obj, params))
+#define cds_rhashtable_lookup_insert_fast(ht, obj, params)		\
+	RCULIST__RHT_SITE(cds_rhashtable_lookup_insert_fast,		\
+			  rculist__rht_left_int,				\
+			  cds_rhashtable_lookup_insert_fast(ht, obj, params))
+#define cds_rhashtable_lookup_get_insert_fast(ht, obj, params)		\
+	RCULIST__RHT_SITE(cds_rhashtable_lookup_get_insert_fast,	\
+			  rculist__rht_left_ptr,				\
+			  cds_rhashtable_lookup_get_insert_fast(ht, obj, params))
+#define cds_rhashtable_lookup_insert_key(ht, key, obj, params)		\
+	RCULIST__RHT_SITE(cds_rhashtable_lookup_insert_key,		\
+			  rculist__rht_left_int,				\
+			  cds_rhashtable_lookup_insert_key(ht, key, obj, params))
+#define cds_rhashtable_lookup_get_insert_key(ht, key, obj, params)	\
+	RCULIST__RHT_SITE(cds_rhashtable_lookup_get_insert_key,		\
+			  rculist__rht_left_ptr,				\
+			  cds_rhashtable_lookup_get_insert_key(ht, key, obj, params))
+#define cds_rhltable_insert_key(hlt, key, list, params)			\
+	RCULIST__RHT_SITE(cds_rhltable_insert_key, rculist__rht_left_int, \
+			  cds_rhltable_insert_key(hlt, key, list, params))
+#define cds_rhltable_insert(hlt, list, params)				\
+	RCULIST__RHT_SITE(cds_rhltable_insert, rculist__rht_left_int,	\
+			  cds_rhltable_insert(hlt, list, params))
+#endif
 
 RCULIST__END_DECLS
 

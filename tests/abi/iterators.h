@@ -430,6 +430,77 @@ static void iter_rhl(void) RCULIST_REQUIRES_RCU
 	iter_expect(sig, 12345, "cds_rhl_for_each_entry_rcu");
 }
 
+/* The bucket iterators of <rculist/rhashtable.h>, over a real table. */
+struct rht_node {
+	int key;
+	struct cds_rhash_head node;
+};
+
+#define RHT_KEY(pos) (1L << rculist__container_of(pos, struct rht_node, node)->key)
+
+static void iter_rht(void)
+{
+	static const char *const what[9] = {
+		"cds_rht_for_each", "cds_rht_for_each_from",
+		"cds_rht_for_each_entry", "cds_rht_for_each_entry_from",
+		"cds_rht_for_each_entry_safe", "cds_rht_for_each_rcu",
+		"cds_rht_for_each_rcu_from", "cds_rht_for_each_entry_rcu",
+		"cds_rht_for_each_entry_rcu_from",
+	};
+	struct cds_rhashtable_params p;
+	struct cds_rhashtable ht;
+	struct cds_bucket_table *tbl;
+	struct rht_node r[NNODES], *e;
+	struct cds_rhash_head *pos, *next;
+	long bits[9] = { 0 };
+	unsigned int i;
+	int k;
+
+	memset(&p, 0, sizeof(p));
+	p.key_len = sizeof(int);
+	p.key_offset = offsetof(struct rht_node, key);
+	p.head_offset = offsetof(struct rht_node, node);
+	if (cds_rhashtable_init(&ht, &p) != 0) {
+		iter_expect(1, 0, "cds_rhashtable_init");
+		return;
+	}
+	for (k = 0; k < NNODES; k++) {
+		r[k].key = k + 1;
+		iter_expect(cds_rhashtable_insert_fast(&ht, &r[k].node, p), 0,
+			    "cds_rhashtable_insert_fast");
+	}
+	rculist_read_lock();
+	tbl = cds_rht_dereference_rcu(ht.tbl, &ht);
+	for (i = 0; i < tbl->size; i++) {
+		struct cds_rhash_lock_head **bkt = cds_rht_bucket_var(tbl, i);
+		unsigned long flags = cds_rht_lock(tbl, bkt);
+
+		cds_rht_for_each(pos, tbl, i)
+			bits[0] |= RHT_KEY(pos);
+		cds_rht_for_each_from(pos, cds_rht_ptr(bkt, tbl, i), tbl, i)
+			bits[1] |= RHT_KEY(pos);
+		cds_rht_for_each_entry(e, pos, tbl, i, node)
+			bits[2] |= 1L << e->key;
+		cds_rht_for_each_entry_from(e, pos, cds_rht_ptr(bkt, tbl, i), tbl, i, node)
+			bits[3] |= 1L << e->key;
+		cds_rht_for_each_entry_safe(e, pos, next, tbl, i, node)
+			bits[4] |= 1L << e->key;
+		cds_rht_unlock(tbl, bkt, flags);
+		cds_rht_for_each_rcu(pos, tbl, i)
+			bits[5] |= RHT_KEY(pos);
+		cds_rht_for_each_rcu_from(pos, cds_rht_ptr_rcu(cds_rht_bucket(tbl, i)), tbl, i)
+			bits[6] |= RHT_KEY(pos);
+		cds_rht_for_each_entry_rcu(e, pos, tbl, i, node)
+			bits[7] |= 1L << e->key;
+		cds_rht_for_each_entry_rcu_from(e, pos, cds_rht_ptr_rcu(cds_rht_bucket(tbl, i)), tbl, i, node)
+			bits[8] |= 1L << e->key;
+	}
+	rculist_read_unlock();
+	for (k = 0; k < 9; k++)
+		iter_expect(bits[k], 62, what[k]); /* keys 1..5 */
+	cds_rhashtable_destroy(&ht);
+}
+
 /*
  * Walk every iterator over fresh lists, the _rcu ones inside a read-side
  * critical section of the calling (registered) thread, and again given
@@ -453,6 +524,7 @@ static int iter_check_all(void)
 	iter_rhl();
 	rculist_read_unlock();
 	iter_sort(n);
+	iter_rht();
 	iter_build(n, &h, &hh);
 	iter_with_cond(n, &h, &hh);
 	return iter_failures;

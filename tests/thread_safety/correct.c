@@ -219,3 +219,57 @@ int nested(void) RCULIST_NO_RCU_ANALYSIS
 	rculist_read_unlock();
 	return n;
 }
+
+/* <rculist/rhashtable.h>: the bucket walks of a reader and of a lock holder. */
+struct robj {
+	int key;
+	struct cds_rhash_head node;
+	struct cds_rhlist_head list;
+};
+
+int rht_walks(struct cds_rhashtable *ht, struct cds_rhltable *hlt)
+{
+	struct cds_bucket_table *tbl;
+	struct cds_rhash_head *pos, *next;
+	struct cds_rhlist_head *lpos, *l;
+	struct robj *o;
+	unsigned int i;
+	int key = 1, sum = 0;
+
+	rculist_read_lock();
+	tbl = cds_rht_dereference_rcu(ht->tbl, ht);
+	for (i = 0; i < tbl->size; i++) {
+		struct cds_rhash_lock_head **bkt = cds_rht_bucket_var(tbl, i);
+		unsigned long flags;
+
+		cds_rht_for_each_rcu(pos, tbl, i)
+			sum++;
+		cds_rht_for_each_rcu_from(pos, cds_rht_ptr_rcu(bkt), tbl, i)
+			sum++;
+		cds_rht_for_each_entry_rcu(o, pos, tbl, i, node)
+			sum += o->key;
+		cds_rht_for_each_entry_rcu_from(o, pos, cds_rht_ptr_rcu(bkt),
+						tbl, i, node)
+			sum += o->key;
+		flags = cds_rht_lock(tbl, bkt);
+		cds_rht_for_each(pos, tbl, i)
+			sum++;
+		cds_rht_for_each_from(pos, cds_rht_ptr(bkt, tbl, i), tbl, i)
+			sum++;
+		cds_rht_for_each_entry(o, pos, tbl, i, node)
+			sum += o->key;
+		cds_rht_for_each_entry_from(o, pos, cds_rht_ptr(bkt, tbl, i),
+					    tbl, i, node)
+			sum += o->key;
+		cds_rht_for_each_entry_safe(o, pos, next, tbl, i, node)
+			sum += o->key;
+		cds_rht_unlock(tbl, bkt, flags);
+	}
+	l = cds_rhltable_lookup(hlt, &key, ht->p);
+	cds_rhl_for_each_rcu(lpos, l)
+		sum++;
+	cds_rhl_for_each_entry_rcu(o, lpos, l, list)
+		sum += o->key;
+	rculist_read_unlock();
+	return sum;
+}

@@ -6,7 +6,7 @@
  *
  * Compiled as it stands, every use names the right member, and the file
  * must compile without a warning, as C and as C++.  Each use marked
- * TC_L(name), TC_H(name), TC_N(name) or TC_B(name) is also a case: compiled with
+ * TC_L(name), TC_H(name), TC_N(name), TC_B(name), TC_R(name) or TC_Q(name) is also a case: compiled with
  * -DTC_BAD_name=TC_YES, that use alone names a member of another node
  * type, and the compiler must refuse it, at that line, with the message
  * of the list it belongs to:
@@ -14,6 +14,8 @@
  *   TC_H  hlists, given a circular-list link:   member is not a struct cds_hlist_node
  *   TC_N  nulls lists, given an hlist node:     member is not a struct cds_hlist_nulls_node
  *   TC_B  bit-locked lists, given an hlist node: member is not a struct cds_hlist_bl_node
+ *   TC_R  rhashtable buckets, given an hlist node: member is not a struct cds_rhash_head
+ *   TC_Q  rhltable keys, given an rhashtable link: member is not a struct cds_rhlist_head
  * (C99 spells the message as an identifier, member_is_not_a_struct_...).
  * One use per line: tests/typecheck/typecheck.mk finds the cases by line.
  */
@@ -25,6 +27,8 @@ struct obj {
 	struct cds_hlist_node hnode;
 	struct cds_hlist_nulls_node nnode;
 	struct cds_hlist_bl_node blnode;
+	struct cds_rhash_head rnode;
+	struct cds_rhlist_head rlist;
 };
 
 /*
@@ -46,6 +50,8 @@ struct obj {
 #define TC_H(name) TC_PICK(TC_BAD_##name, hnode, link)
 #define TC_N(name) TC_PICK(TC_BAD_##name, nnode, hnode)
 #define TC_B(name) TC_PICK(TC_BAD_##name, blnode, hnode)
+#define TC_R(name) TC_PICK(TC_BAD_##name, rnode, hnode)
+#define TC_Q(name) TC_PICK(TC_BAD_##name, rlist, rnode)
 
 /* A walk by the loop given after the cursor @c: the keys it visits, summed. */
 #define SUM(c, ...) __VA_ARGS__ sum += (c)->key
@@ -57,6 +63,7 @@ long tc_hlist(struct cds_hlist_head *hh);
 long tc_nulls(struct cds_hlist_nulls_head *nh);
 long tc_bl(struct cds_hlist_bl_head *bh);
 long tc_hash(void);
+long tc_rht(struct cds_bucket_table *tbl, struct cds_rhlist_head *l);
 
 long tc_list(struct cds_list_head *h, const struct cds_list_head *ch)
 {
@@ -189,6 +196,29 @@ long tc_hash(void)
 		sum += p->key;
 	cds_hash_for_each_possible_rcu_notrace(ht, p, TC_H(hash_for_each_possible_rcu_notrace), 1)
 		sum += p->key;
+	rculist_read_unlock();
+	return sum;
+}
+
+/* The bucket iterators of <rculist/rhashtable.h>, and the rhltable's. */
+long tc_rht(struct cds_bucket_table *tbl, struct cds_rhlist_head *l)
+{
+	struct cds_rhash_lock_head **bkt = cds_rht_bucket_var(tbl, 0);
+	struct cds_rhash_head *pos, *next;
+	struct cds_rhlist_head *lpos;
+	struct obj *p;
+	unsigned long flags;
+	long sum = 0;
+
+	rculist_read_lock();
+	flags = cds_rht_lock(tbl, bkt);
+	SUM(p, cds_rht_for_each_entry(p, pos, tbl, 0, TC_R(rht_for_each_entry)));
+	SUM(p, cds_rht_for_each_entry_from(p, pos, cds_rht_ptr(bkt, tbl, 0), tbl, 0, TC_R(rht_for_each_entry_from)));
+	SUM(p, cds_rht_for_each_entry_safe(p, pos, next, tbl, 0, TC_R(rht_for_each_entry_safe)));
+	cds_rht_unlock(tbl, bkt, flags);
+	SUM(p, cds_rht_for_each_entry_rcu(p, pos, tbl, 0, TC_R(rht_for_each_entry_rcu)));
+	SUM(p, cds_rht_for_each_entry_rcu_from(p, pos, cds_rht_ptr_rcu(bkt), tbl, 0, TC_R(rht_for_each_entry_rcu_from)));
+	SUM(p, cds_rhl_for_each_entry_rcu(p, lpos, l, TC_Q(rhl_for_each_entry_rcu)));
 	rculist_read_unlock();
 	return sum;
 }

@@ -4,7 +4,7 @@
 # tests/typecheck/run.sh SRC LABEL COMPILER [FLAGS...]
 #
 # SRC as it stands must compile without a warning (-Werror).  Then each
-# case of SRC (a line using TC_L(name), TC_H(name), TC_N(name) or TC_B(name), see
+# case of SRC (a line using TC_L(name), TC_H(name), ... or TC_Q(name), see
 # tests/typecheck/members.c), compiled with -DTC_BAD_name=TC_YES, must
 # fail, and its first error must carry the message of its list type
 # (words joined by spaces or, in C99, by underscores), with the case's
@@ -22,7 +22,7 @@ if ! "$@" -Werror -fsyntax-only "$src" >"$out" 2>&1; then
 	exit 1
 fi
 
-cases=$(awk '!/^[ \t]*(#|[*]|[/][*])/ && match($0, /TC_[LHNB]\([a-z0-9_]+\)/) {
+cases=$(awk '!/^[ \t]*(#|[*]|[/][*])/ && match($0, /TC_[LHNBRQ]\([a-z0-9_]+\)/) {
 	print NR ":" substr($0, RSTART + 3, 1) ":" substr($0, RSTART + 5, RLENGTH - 6) }' "$src")
 n=0
 for c in $cases; do
@@ -33,6 +33,8 @@ for c in $cases; do
 	H) node=cds_hlist_node ;;
 	N) node=cds_hlist_nulls_node ;;
 	B) node=cds_hlist_bl_node ;;
+	R) node=cds_rhash_head ;;
+	Q) node=cds_rhlist_head ;;
 	esac
 	msg="member[ _]is[ _]not[ _]a[ _]struct[ _]$node([^_a-z]|\$)"
 	if "$@" -fsyntax-only -DTC_BAD_$case=TC_YES "$src" >"$out" 2>&1; then

@@ -56,6 +56,34 @@ static void reg(void)
 	rculist_register_thread();
 }
 
+/*
+ * A removal (or replacement) of an object that is not in the table:
+ * -ENOENT, and in debug mode (make check-debug) one report, the handler
+ * returning (tests/unit/rhashtable_debug.c checks the report's words).
+ */
+#ifdef RCULIST_DEBUG
+static int absent_reports;
+
+static void count_absent(const struct rculist_error *err)
+{
+	cr_assert_not_null(strstr(err->message, "the object is not in the table"),
+			   "%s", err->message);
+	absent_reports++;
+}
+
+#define ABSENT(call)                                                          \
+	do {                                                                  \
+		rculist_error_handler *h_ =                                   \
+			rculist_set_error_handler(count_absent);              \
+		int n_ = absent_reports;                                      \
+		cr_assert_eq(call, -ENOENT);                                  \
+		cr_assert_eq(absent_reports, n_ + 1, "no report: %s", #call); \
+		rculist_set_error_handler(h_);                                \
+	} while (0)
+#else
+#define ABSENT(call) cr_assert_eq(call, -ENOENT)
+#endif
+
 /* Until the rehash thread has sized the table for its objects: its size. */
 static unsigned int wait_settled(struct cds_rhashtable *ht, unsigned int lo,
 				 unsigned int hi)
@@ -117,10 +145,8 @@ Test(rhashtable, insert_lookup_remove, .init = reg)
 	cr_assert_eq(find(&ht, 2)->value, 20);
 
 	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[2]->node, params), 0);
-	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[2]->node, params),
-		     -ENOENT);
-	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[0]->node, params),
-		     -ENOENT);
+	ABSENT(cds_rhashtable_remove_fast(&ht, &o[2]->node, params));
+	ABSENT(cds_rhashtable_remove_fast(&ht, &o[0]->node, params));
 	cr_assert_null(find(&ht, 2));
 	cr_assert_eq(find(&ht, 1), o[1]);
 	cr_assert_eq(find(&ht, 3), o[3]);
@@ -182,14 +208,13 @@ Test(rhashtable, replace, .init = reg)
 	int i, other = -1;
 
 	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
-	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a->node, &b->node, params),
-		     -ENOENT);
+	ABSENT(cds_rhashtable_replace_fast(&ht, &a->node, &b->node, params));
 	cr_assert_eq(cds_rhashtable_insert_fast(&ht, &a->node, params), 0);
 	cr_assert_eq(cds_rhashtable_replace_fast(&ht, &a->node, &b->node, params),
 		     0);
 	cr_assert_eq(find(&ht, 5), b);
 	cr_assert_eq(ht.nelems, 1);
-	cr_assert_eq(cds_rhashtable_remove_fast(&ht, &a->node, params), -ENOENT);
+	ABSENT(cds_rhashtable_remove_fast(&ht, &a->node, params));
 	/* A key whose bucket differs from key 5's: -EINVAL. */
 	for (i = 6; i < 1000 && other < 0; i++) {
 		struct cds_bucket_table *tbl = ht.tbl;
@@ -450,6 +475,7 @@ static void rhl_ids(struct cds_rhltable *hlt, int key, char *out)
 {
 	struct cds_rhlist_head *list, *pos;
 	struct lobj *l;
+	char *start = out;
 
 	rculist_read_lock();
 	list = cds_rhltable_lookup(hlt, &key, lparams);
@@ -457,8 +483,14 @@ static void rhl_ids(struct cds_rhltable *hlt, int key, char *out)
 		cr_assert_eq(l->key, key);
 		*out++ = (char)('0' + l->id);
 	}
-	rculist_read_unlock();
 	*out = 0;
+	/* The links alone: the same objects, in the same order. */
+	cds_rhl_for_each_rcu(pos, list) {
+		l = rculist__container_of(pos, struct lobj, list);
+		cr_assert_eq(*start++, '0' + l->id);
+	}
+	cr_assert_eq(start, out);
+	rculist_read_unlock();
 }
 
 /* key 7: 1, then 2 -> 1, then 3 -> 2 -> 1; key 8: 4; removals anywhere */
@@ -499,7 +531,7 @@ Test(rhashtable, rhltable_duplicate_keys, .init = reg)
 	cr_assert_eq(cds_rhltable_remove(&hlt, &o[2].list, lparams), 0); /* middle */
 	rhl_ids(&hlt, 7, ids);
 	cr_assert_str_eq(ids, "31");
-	cr_assert_eq(cds_rhltable_remove(&hlt, &o[2].list, lparams), -ENOENT);
+	ABSENT(cds_rhltable_remove(&hlt, &o[2].list, lparams));
 	cr_assert_eq(cds_rhltable_remove(&hlt, &o[3].list, lparams), 0); /* first */
 	rhl_ids(&hlt, 7, ids);
 	cr_assert_str_eq(ids, "1");
@@ -655,4 +687,309 @@ Test(rhashtable, fork_during_rehash, .init = reg)
 	cds_rhashtable_destroy(&ht);
 	for (i = 0; i < 2 * N; i++)
 		free(o[i]);
+}
+
+/* ------------------------------------------------- bucket iterators */
+
+/* A table that neither grows nor shrinks below 48 objects: 64 buckets. */
+static const struct cds_rhashtable_params iparams = {
+	.key_len = sizeof(int),
+	.key_offset = offsetof(struct tobj, key),
+	.head_offset = offsetof(struct tobj, node),
+};
+
+enum { NITER = 47 };
+
+/*
+ * @ht initialised with iparams and given NITER objects, keys 0..46, as
+ * @o; the caller left inside a read-side critical section, with @ht's
+ * table (64 buckets, no rehash under way).
+ */
+static struct cds_bucket_table *
+fill_iter_table(struct cds_rhashtable *ht, struct tobj **o) RCULIST_ACQUIRES_RCU
+{
+	struct cds_bucket_table *tbl;
+	int k;
+
+	cr_assert_eq(cds_rhashtable_init(ht, &iparams), 0);
+	for (k = 0; k < NITER; k++) {
+		o[k] = tobj_new(k, k);
+		cr_assert_eq(cds_rhashtable_insert_fast(ht, &o[k]->node, iparams),
+			     0);
+	}
+	rculist_read_lock();
+	tbl = cds_rht_dereference_rcu(ht->tbl, ht);
+	cr_assert_eq(tbl->size, 64);
+	cr_assert_null(cds_rht_dereference_rcu(tbl->future_tbl, ht));
+	return tbl;
+}
+
+/* A walk's next link must be @chain[*n]; counts it. */
+static void expect_link(struct cds_rhash_head *const *chain, int len, int *n,
+			struct cds_rhash_head *pos)
+{
+	cr_assert_lt(*n, len, "the walk goes past the chain's %d links", len);
+	cr_assert_eq(pos, chain[*n], "link %d of the chain", *n);
+	(*n)++;
+}
+
+static int bucket_locked(struct cds_rhash_lock_head *const *bkt)
+{
+	return (int)((uintptr_t)rculist__load_once(*bkt) & 1);
+}
+
+/*
+ * Every bucket of a table of 47 objects walked by each iterator: under
+ * the bucket's lock the plain ones, inside a read-side critical section
+ * the _rcu ones.  Each walk gives the bucket's chain, link by link (the
+ * _from ones from the first link and from the second), ends on the
+ * bucket's own nulls marker, and meets only objects that hash to the
+ * bucket; over all buckets each whole walk sees every object once.
+ */
+Test(rhashtable, bucket_iterators_see_every_object_once, .init = reg)
+{
+	enum { WALKS = 6 };
+	static int seen[WALKS][NITER];
+	struct cds_rhashtable ht;
+	struct cds_bucket_table *tbl;
+	struct cds_rhash_head *pos, *next;
+	struct tobj *o[NITER], *t;
+	unsigned int i;
+	int k, w, total = 0, longest = 0;
+
+	tbl = fill_iter_table(&ht, o);
+	for (i = 0; i < tbl->size; i++) {
+		struct cds_rhash_lock_head **bkt = cds_rht_bucket_var(tbl, i);
+		struct cds_rhash_head *chain[NITER], *marker;
+		unsigned long flags;
+		int len = 0, n;
+
+		cr_assert_eq(cds_rht_bucket(tbl, i), bkt);
+		cr_assert_eq(cds_rht_bucket_insert(&ht, tbl, i), bkt);
+		flags = cds_rht_lock(tbl, bkt);
+		cr_assert(bucket_locked(bkt));
+		cds_rht_for_each(pos, tbl, i) {
+			cr_assert_lt(len, NITER);
+			chain[len++] = pos;
+			t = rculist__container_of(pos, struct tobj, node);
+			cr_assert_eq(rculist__rht_head_hash(&ht, tbl, pos,
+							    iparams),
+				     i, "key %d in bucket %u", t->key, i);
+			seen[0][t->key]++;
+		}
+		marker = pos;
+		cr_assert(cds_rht_is_a_nulls(marker));
+		cr_assert_eq(marker, rculist__rht_marker(bkt)); /* its own */
+		n = 0;
+		cds_rht_for_each_entry(t, pos, tbl, i, node) {
+			expect_link(chain, len, &n, &t->node);
+			seen[1][t->key]++;
+		}
+		cr_assert_eq(n, len);
+		cr_assert_eq(pos, marker);
+		n = 0;
+		cds_rht_for_each_from(pos, cds_rht_ptr(bkt, tbl, i), tbl, i)
+			expect_link(chain, len, &n, pos);
+		cr_assert_eq(n, len);
+		n = 0;
+		cds_rht_for_each_entry_from(t, pos, cds_rht_ptr(bkt, tbl, i),
+					    tbl, i, node)
+			expect_link(chain, len, &n, &t->node);
+		cr_assert_eq(n, len);
+		if (len) { /* from the second link */
+			n = 1;
+			cds_rht_for_each_from(pos,
+					      cds_rht_dereference_bucket(
+						      chain[0]->next, tbl, i),
+					      tbl, i)
+				expect_link(chain, len, &n, pos);
+			cr_assert_eq(n, len);
+			n = 1;
+			cds_rht_for_each_entry_from(t, pos, chain[0]->next, tbl,
+						    i, node)
+				expect_link(chain, len, &n, &t->node);
+			cr_assert_eq(n, len);
+		}
+		n = 0;
+		cds_rht_for_each_entry_safe(t, pos, next, tbl, i, node) {
+			expect_link(chain, len, &n, &t->node);
+			cr_assert_eq(next, n < len ? chain[n] : marker);
+			seen[2][t->key]++;
+		}
+		cr_assert_eq(n, len);
+		cds_rht_unlock(tbl, bkt, flags);
+		cr_assert(!bucket_locked(bkt));
+
+		/* The same chain for a reader, the lock free. */
+		cr_assert_eq(cds_rht_ptr_rcu(cds_rht_bucket(tbl, i)),
+			     len ? chain[0] : marker);
+		n = 0;
+		cds_rht_for_each_rcu(pos, tbl, i) {
+			expect_link(chain, len, &n, pos);
+			seen[3][rculist__container_of(pos, struct tobj, node)->key]++;
+		}
+		cr_assert_eq(n, len);
+		cr_assert_eq(pos, marker);
+		n = 0;
+		cds_rht_for_each_entry_rcu(t, pos, tbl, i, node) {
+			expect_link(chain, len, &n, &t->node);
+			seen[4][t->key]++;
+		}
+		cr_assert_eq(n, len);
+		n = 0;
+		cds_rht_for_each_rcu_from(pos,
+					  cds_rht_ptr_rcu(cds_rht_bucket(tbl, i)),
+					  tbl, i)
+			expect_link(chain, len, &n, pos);
+		cr_assert_eq(n, len);
+		n = 0;
+		cds_rht_for_each_entry_rcu_from(t, pos,
+						cds_rht_ptr_rcu(
+							cds_rht_bucket(tbl, i)),
+						tbl, i, node) {
+			expect_link(chain, len, &n, &t->node);
+			seen[5][t->key]++;
+		}
+		cr_assert_eq(n, len);
+		if (len) {
+			n = 1;
+			cds_rht_for_each_rcu_from(pos,
+						  cds_rht_dereference_bucket_rcu(
+							  chain[0]->next, tbl, i),
+						  tbl, i)
+				expect_link(chain, len, &n, pos);
+			cr_assert_eq(n, len);
+			n = 1;
+			cds_rht_for_each_entry_rcu_from(t, pos, chain[0]->next,
+							tbl, i, node)
+				expect_link(chain, len, &n, &t->node);
+			cr_assert_eq(n, len);
+		}
+		total += len;
+		if (len > longest)
+			longest = len;
+	}
+	rculist_read_unlock();
+	cr_assert_eq(total, NITER);
+	cr_assert_eq(ht.nelems, NITER);
+	cr_assert_geq(longest, 2,
+		      "no chain of two: the _from walks tested little");
+	for (w = 0; w < WALKS; w++)
+		for (k = 0; k < NITER; k++)
+			cr_assert_eq(seen[w][k], 1, "walk %d saw key %d %d times",
+				     w, k, seen[w][k]);
+	cds_rhashtable_destroy(&ht);
+	for (k = 0; k < NITER; k++)
+		free(o[k]);
+}
+
+/*
+ * before: 47 objects, keys 0..46   after: the even keys
+ * cds_rht_for_each_entry_safe() under each bucket's lock, its body
+ * unlinking the odd keys and poisoning their next at once (no reader
+ * runs, so nothing else could follow it): a walk that read the cursor's
+ * next after the body would follow the poison.
+ */
+Test(rhashtable, for_each_entry_safe_unlinks_while_walking, .init = reg)
+{
+	struct cds_rhashtable ht;
+	struct cds_bucket_table *tbl;
+	struct cds_rhash_head *pos, *next;
+	struct tobj *o[NITER], *t;
+	unsigned int i, removed = 0;
+	int k, left = 0;
+
+	tbl = fill_iter_table(&ht, o);
+	for (i = 0; i < tbl->size; i++) {
+		struct cds_rhash_lock_head **bkt = cds_rht_bucket_var(tbl, i);
+		struct cds_rhash_head **pprev = NULL; /* NULL: the bucket */
+		unsigned long flags = cds_rht_lock(tbl, bkt);
+
+		cds_rht_for_each_entry_safe(t, pos, next, tbl, i, node) {
+			if (!(t->key & 1)) {
+				pprev = &pos->next;
+				continue;
+			}
+			if (pprev)
+				rculist__publish(*pprev, next);
+			else
+				cds_rht_assign_locked(bkt, next);
+			t->node.next =
+				(struct cds_rhash_head *)RCULIST_POISON_NEXT;
+			removed++;
+		}
+		cr_assert(bucket_locked(bkt));
+		cds_rht_unlock(tbl, bkt, flags);
+	}
+	/* Unlinked by hand: the table's count is the caller's to keep. */
+	__atomic_sub_fetch(&ht.nelems, removed, __ATOMIC_RELAXED);
+	for (i = 0; i < tbl->size; i++)
+		cds_rht_for_each_entry_rcu(t, pos, tbl, i, node) {
+			cr_assert_eq(t->key & 1, 0, "key %d left", t->key);
+			left++;
+		}
+	rculist_read_unlock();
+	cr_assert_eq(removed, NITER / 2);
+	cr_assert_eq(left, NITER - NITER / 2);
+	cr_assert_eq(ht.nelems, (unsigned int)left);
+	for (k = 0; k < NITER; k++)
+		cr_assert_eq(find(&ht, k), k & 1 ? NULL : o[k], "key %d", k);
+	/* The last of a bucket unlinked: the bucket empty, found by inserts. */
+	cr_assert_eq(cds_rhashtable_insert_fast(&ht, &tobj_new(1, 1)->node,
+						iparams),
+		     0);
+	cr_assert_eq(find(&ht, 1)->key, 1);
+	cds_rhashtable_free_and_destroy(&ht, free_obj, &(unsigned long){ 0 });
+	rculist_synchronize_rcu();
+	for (k = 1; k < NITER; k += 2)
+		free(o[k]);
+}
+
+/*
+ * before: [b] -> x -> y...   after: [b] -> y...   then [b] -> x -> y... again
+ * A bucket's first object unlinked by hand with cds_rht_assign_unlock()
+ * (one store: unlinked and unlocked), put back with
+ * cds_rht_assign_locked() (still locked until cds_rht_unlock()).
+ */
+Test(rhashtable, bucket_lock_and_assign, .init = reg)
+{
+	struct cds_rhashtable ht;
+	struct cds_bucket_table *tbl;
+	struct cds_rhash_lock_head **bkt;
+	struct cds_rhash_head *first, *rest;
+	struct tobj *o[NITER], *t = NULL;
+	unsigned long flags;
+	unsigned int i = 0;
+	int k;
+
+	tbl = fill_iter_table(&ht, o);
+	while (cds_rht_is_a_nulls(cds_rht_ptr_rcu(cds_rht_bucket(tbl, i))))
+		i++;
+	bkt = cds_rht_bucket_var(tbl, i);
+	flags = cds_rht_lock(tbl, bkt);
+	first = cds_rht_ptr(bkt, tbl, i);
+	cr_assert(cds_rht_entry(t, first, node));
+	cr_assert_eq(&t->node, first);
+	rest = cds_rht_dereference_bucket(first->next, tbl, i);
+	cds_rht_assign_unlock(tbl, bkt, rest, flags);
+	cr_assert(!bucket_locked(bkt));
+	cr_assert_eq(cds_rht_ptr_rcu(bkt), rest);
+	__atomic_sub_fetch(&ht.nelems, 1, __ATOMIC_RELAXED);
+	rculist_read_unlock();
+	for (k = 0; k < NITER; k++)
+		cr_assert_eq(find(&ht, k), o[k] == t ? NULL : o[k], "key %d", k);
+
+	rculist_read_lock();
+	flags = cds_rht_lock(tbl, bkt);
+	t->node.next = cds_rht_ptr(bkt, tbl, i);
+	cds_rht_assign_locked(bkt, &t->node);
+	cr_assert(bucket_locked(bkt));
+	cds_rht_unlock(tbl, bkt, flags);
+	cr_assert(!bucket_locked(bkt));
+	cr_assert_eq(cds_rht_ptr_rcu(bkt), &t->node);
+	__atomic_add_fetch(&ht.nelems, 1, __ATOMIC_RELAXED);
+	rculist_read_unlock();
+	for (k = 0; k < NITER; k++)
+		cr_assert_eq(find(&ht, k), o[k], "key %d", k);
+	cds_rhashtable_free_and_destroy(&ht, free_obj, &(unsigned long){ 0 });
 }
