@@ -51,6 +51,12 @@ RCULIST__HIDDEN void rculist__flavor_call_rcu(struct rcu_head *head,
 RCULIST__HIDDEN void rculist__flavor_call_rcu_ready(void);
 /* Whether the caller may wait for a grace period (not reading). */
 RCULIST__HIDDEN int rculist__flavor_may_block(void);
+/*
+ * Fill the inline read side's description (<rculist/read_side.h>), once,
+ * and read the kind it says (RCULIST__RS_*).
+ */
+RCULIST__HIDDEN void rculist__flavor_read_side_init(void);
+RCULIST__HIDDEN unsigned long rculist__flavor_read_side_kind(void);
 /* liburcu's fork hooks: rculist__fork_liburcu() (<rculist/runtime.h>). */
 
 /*

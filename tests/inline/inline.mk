@@ -7,6 +7,9 @@
 #     wrappers make no call but bp's first section of a thread, qsbr's
 #     quiescent state calls only after a grace period began, and a memb or
 #     mb grace period waiting on its futex is woken by the inline unlock;
+#     each dispatch site patched to the flavour's label (core/jump.c), and
+#     the same checks passing with the sites left as compiled
+#     (RCULIST_JUMP=off) and patched through /proc/self/mem;
 #   - the torture object (tests/torture), the one check-torture links with
 #     each shared library, linked statically with each librculist-<f>.a and
 #     run INLINE_TORTURE_SECONDS: readers checking every element against
@@ -42,8 +45,16 @@ $(INLINE_B)/%/torture-static: $(INLINE_TORTURE_OBJ) $(LIBDIR_B)/librculist-%.a
 check-inline: $(INLINE_CALLS) $(INLINE_STATIC) ## The default link's read side inline: no call on its fast path, one object with every library, shared and static
 	@echo "== inline read side: one object with every -lrculist-<flavour>, shared and static"
 	$(Q)for f in $(FLAVORS); do \
-		out=$$(timeout 60 $(INLINE_B)/$$f/calls) && [ "$$out" = "calls $$f ok" ] || \
-			{ echo "check-inline: $(INLINE_B)/$$f/calls printed '$$out'" >&2; exit 1; }; \
+		for jump in verbose off mem,verbose; do \
+			out=$$(RCULIST_JUMP=$$jump timeout 60 $(INLINE_B)/$$f/calls 2>$(INLINE_B)/$$f/calls.err) && \
+			case "$$out" in "calls $$f ok"*) ;; *) false;; esac && \
+			case $$jump in off) ! grep -q patched $(INLINE_B)/$$f/calls.err;; \
+			  mem*) grep -q 'calls: [1-9][0-9]* sites, [1-9][0-9]* patched (/proc/self/mem)' $(INLINE_B)/$$f/calls.err;; \
+			  *) grep -q 'calls: [1-9][0-9]* sites, [1-9][0-9]* patched (mprotect)' $(INLINE_B)/$$f/calls.err;; esac || \
+			{ cat $(INLINE_B)/$$f/calls.err >&2; \
+			  echo "check-inline: RCULIST_JUMP=$$jump $(INLINE_B)/$$f/calls printed '$$out'" >&2; exit 1; }; \
+			[ $$jump = verbose ] && outon=$$out; \
+		done; out="$$outon, unpatched and through /proc/self/mem ok"; \
 		timeout 120 $(INLINE_B)/$$f/torture-static $(INLINE_TORTURE_SECONDS) \
 			>$(INLINE_B)/$$f/torture-static.log 2>&1 || \
 			{ cat $(INLINE_B)/$$f/torture-static.log >&2; \
