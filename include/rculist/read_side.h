@@ -281,10 +281,11 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
 #endif
 
 /*
- * The slow path is cold once the sites are patched: out of the way of the
- * flavour's code (gcc; clang has no label attributes).
+ * The slow path is cold where sites are patched: out of the way of the
+ * flavour's code (gcc; clang has no label attributes).  Elsewhere it is
+ * the read side.
  */
-#if defined(__GNUC__) && !defined(__clang__)
+#if RCULIST__RS_PATCH && defined(__GNUC__) && !defined(__clang__)
 #define RCULIST__RS_COLD __attribute__((cold))
 #else
 #define RCULIST__RS_COLD
