@@ -21,8 +21,10 @@
  *    the library only when the grace-period counter moved since the
  *    thread last announced itself (rculist__qs_ctr, the thread's counter
  *    as the library last set it), as liburcu's inline code does.
- * Until the library has filled the description (kind CALL), and on other
- * architectures, the wrappers call the library.  The library checks at
+ * On x86-64 the flavour's code is picked by sites patched when the
+ * module is loaded (RCULIST__RS_SITE below, core/jump.h); elsewhere by
+ * comparisons of the kind.  Until the library has filled the description
+ * (kind CALL), the wrappers call the library.  The library checks at
  * build time (against liburcu's headers) and at load time (against
  * liburcu's own out-of-line read side) the layout this code relies on,
  * and stops the program with a message when it differs.
