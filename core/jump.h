@@ -161,7 +161,7 @@ static const int *label_of(const struct rculist__jump_site *s, unsigned long kin
 	}
 }
 
-enum how { HOW_NONE, HOW_MPROTECT, HOW_MEM };
+enum how { HOW_NONE, HOW_DONE, HOW_MPROTECT, HOW_MEM };
 
 /* Whether the words of RCULIST_JUMP include word. */
 static int has(const char *mode, const char *word)
@@ -176,20 +176,28 @@ static int has(const char *mode, const char *word)
 	return 0;
 }
 
+/* Whether a site still holds its jmp to the slow path. */
+static int as_compiled(const struct rculist__jump_site *s)
+{
+	unsigned char orig[JMP_LEN];
+
+	code_to(orig, at(&s->site), at(&s->slow));
+	return !memcmp(at(&s->site), orig, JMP_LEN);
+}
+
 /* Write every site still as compiled; the count written. */
 static size_t patch_all(const struct rculist__jump_site *start,
 			const struct rculist__jump_site *stop,
 			unsigned long kind, int fd)
 {
 	const struct rculist__jump_site *s;
-	unsigned char code[JMP_LEN], orig[JMP_LEN];
+	unsigned char code[JMP_LEN];
 	size_t n = 0;
 
 	for (s = start; s < stop; s++) {
 		unsigned char *site = at(&s->site);
 
-		code_to(orig, site, at(&s->slow));
-		if (memcmp(site, orig, JMP_LEN))
+		if (!as_compiled(s))
 			continue; /* patched already (another module's call) */
 		code_to(code, site,
 			thread_to(start, stop, at(label_of(s, kind))));
@@ -221,13 +229,17 @@ void rculist__jump_patch_v1(const struct rculist__jump_site *start,
 	for (s = start; s < stop; s++) {
 		uintptr_t a = (uintptr_t)at(&s->site);
 
+		if (!as_compiled(s))
+			continue;
 		lo = a < lo ? a : lo;
 		hi = a + JMP_LEN > hi ? a + JMP_LEN : hi;
 	}
 	page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	lo &= ~(page - 1);
 	hi = (hi + page - 1) & ~(page - 1);
-	if (!label_of(start, kind) || has(mode, "off")) {
+	if (!hi) {
+		how = HOW_DONE; /* by an earlier call */
+	} else if (!label_of(start, kind) || has(mode, "off")) {
 		/* left as compiled */
 	} else if (!has(mode, "mem") &&
 		   !mprotect((void *)lo, hi - lo,
@@ -252,6 +264,7 @@ void rculist__jump_patch_v1(const struct rculist__jump_site *start,
 			*name ? name : "the program", (size_t)(stop - start), n,
 			how == HOW_MPROTECT ? "mprotect" :
 			how == HOW_MEM	    ? "/proc/self/mem" :
+			how == HOW_DONE	    ? "all patched before" :
 					      "left as compiled");
 	}
 }

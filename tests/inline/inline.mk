@@ -13,7 +13,8 @@
 #   - the torture object (tests/torture), the one check-torture links with
 #     each shared library, linked statically with each librculist-<f>.a and
 #     run INLINE_TORTURE_SECONDS: readers checking every element against
-#     concurrent updaters that poison what they free.
+#     concurrent updaters that poison what they free; every site of the
+#     static program patched (RCULIST_JUMP=verbose's line).
 CHECKS += check-inline
 
 INLINE_B := $(B)/inline
@@ -55,9 +56,11 @@ check-inline: $(INLINE_CALLS) $(INLINE_STATIC) ## The default link's read side i
 			  echo "check-inline: RCULIST_JUMP=$$jump $(INLINE_B)/$$f/calls printed '$$out'" >&2; exit 1; }; \
 			[ $$jump = verbose ] && outon=$$out; \
 		done; out="$$outon, unpatched and through /proc/self/mem ok"; \
-		timeout 120 $(INLINE_B)/$$f/torture-static $(INLINE_TORTURE_SECONDS) \
-			>$(INLINE_B)/$$f/torture-static.log 2>&1 || \
+		RCULIST_JUMP=verbose timeout 120 $(INLINE_B)/$$f/torture-static $(INLINE_TORTURE_SECONDS) \
+			>$(INLINE_B)/$$f/torture-static.log 2>&1 && \
+		grep -q '^rculist: read side of the program: \([1-9][0-9]*\) sites, \1 patched (mprotect)' \
+			$(INLINE_B)/$$f/torture-static.log || \
 			{ cat $(INLINE_B)/$$f/torture-static.log >&2; \
-			  echo "check-inline: the static torture of $$f failed" >&2; exit 1; }; \
+			  echo "check-inline: the static torture of $$f failed, or its sites were not patched" >&2; exit 1; }; \
 		echo "   $$f: $$out; static torture $$(tail -1 $(INLINE_B)/$$f/torture-static.log)"; \
 	done
