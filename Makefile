@@ -62,7 +62,7 @@ ALL_CPPFLAGS = -Iinclude $(URCU_CFLAGS) $(DEPFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = -std=gnu11 $(WARNINGS) $(CFLAGS)
 # Library code: position independent; liburcu's reader state reached
 # with initial-exec TLS (see docs/performance.md).
-LIB_CFLAGS   = -fPIC -ftls-model=initial-exec $(LIB_LTO_CFLAGS)
+LIB_CFLAGS   = -fPIC -ftls-model=initial-exec -DRCULIST__LIBRARY $(LIB_LTO_CFLAGS)
 
 # With gcc the library objects also carry GIMPLE beside their machine code
 # (fat LTO objects, archived by gcc-ar so that the archive index sees

@@ -67,7 +67,7 @@ __thread unsigned long rculist__qs_ctr;
 
 /*
  * The inline read side's description (<rculist/read_side.h>): filled at
- * load time by rculist__read_side_init() below, in this library and in
+ * load time by rculist__flavor_read_side_init() below, in this library and in
  * the program's copy of it (a copy relocation: -Bsymbolic binds this
  * library's own accesses to its own object).  Until then its kind says
  * to call the library.  Defined writable, declared const to programs.
@@ -98,7 +98,7 @@ extern const struct rculist__read_side_v2 rculist__read_side_v2
 
 /*
  * What the inline code assumes of liburcu's reader, checked against the
- * headers this library is built with; rculist__read_side_init() checks it
+ * headers this library is built with; rculist__flavor_read_side_init() checks it
  * again against the liburcu loaded.
  */
 #if !RCULIST__QSBR
@@ -217,10 +217,18 @@ static void rculist__rs_publish(struct rculist__read_side_v2 *to,
 	__atomic_store_n(&to->kind, d->kind, __ATOMIC_RELEASE);
 }
 
-__attribute__((constructor)) static void rculist__read_side_init(void)
+/*
+ * Fills the description once: from this library's constructor, or before
+ * that from core/jump.c when a static program's constructor runs first.
+ */
+void rculist__flavor_read_side_init(void)
 {
+	static int done;
 	struct rculist__read_side_v2 d = rculist__rs_own;
 	void *copy;
+
+	if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
+		return;
 
 #if RCULIST__QSBR
 	d.kind = RCULIST__RS_QSBR;
@@ -258,6 +266,17 @@ __attribute__((constructor)) static void rculist__read_side_init(void)
 	rculist__rs_publish(&rculist__rs_own, &d);
 	if (copy)
 		rculist__rs_publish(copy, &d);
+}
+
+__attribute__((constructor)) static void rculist__read_side_init(void)
+{
+	rculist__flavor_read_side_init();
+}
+
+/* The kind the description says, once filled. */
+unsigned long rculist__flavor_read_side_kind(void)
+{
+	return __atomic_load_n(&rculist__rs_own.kind, __ATOMIC_ACQUIRE);
 }
 
 /* A grace period waits on the futex: wake it (memb, mb). */
@@ -537,5 +556,8 @@ void rculist__flavor_first_section(void)
 		hook(URCU_TLS(RCULIST__URCU(reader)));
 }
 #endif
+
+/* The inline read side's dispatch sites, patched at load time. */
+#include "jump.h"
 
 #endif /* RCULIST_CORE_BIND_H */

@@ -65,6 +65,12 @@ RCULIST__HIDDEN void rculist__flavor_on_first_section(void (*hook)(void *slot));
 /* bp: register the calling thread, then run the hook (noinline: cold). */
 RCULIST__HIDDEN __attribute__((noinline, cold)) void
 rculist__flavor_first_section(void);
+/*
+ * Fill the inline read side's description (<rculist/read_side.h>), once,
+ * and read the kind it says (RCULIST__RS_*).
+ */
+RCULIST__HIDDEN void rculist__flavor_read_side_init(void);
+RCULIST__HIDDEN unsigned long rculist__flavor_read_side_kind(void);
 /* liburcu's fork hooks: rculist__fork_liburcu() (<rculist/runtime.h>). */
 
 /*

@@ -26,7 +26,8 @@
  *
  * A registered thread that exits without unregistering is unregistered
  * at thread exit (a pthread key destructor), so that no grace period
- * waits on, or reads the memory of, a dead thread.
+ * waits on, or reads the memory of, a dead thread.  Registering a
+ * registered thread does nothing (one unregistration undoes it).
  */
 #define _GNU_SOURCE /* pthread_getname_np() */
 #include <pthread.h>
@@ -102,6 +103,11 @@ void rculist_register_thread(void)
 {
 	if (!rculist__flavor_has_registry()) {
 		watch_arm(); /* bp: liburcu-bp registers on the first section */
+		return;
+	}
+	/* Registered already (liburcu would abort, or list it twice). */
+	if (rculist__flavor_registered()) {
+		watch_arm();
 		return;
 	}
 	rculist__flavor_register();

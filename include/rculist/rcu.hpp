@@ -80,7 +80,8 @@ inline void read_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
 
 /*
  * A thread's first lock(): register it, unless the C API did.  memb and
- * mb: a thread inside a C section is registered; otherwise register.
+ * mb: register (nothing if the C API did: rculist_register_thread() does
+ * nothing in a registered thread; a thread inside a C section is).
  * bp registers by itself on its first section; rculist_register_thread()
  * arms the watch of its exit there.  qsbr: a thread online (rculist_read_ongoing())
  * was registered by the C API and announces its own quiescent states;

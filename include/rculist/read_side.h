@@ -21,8 +21,10 @@
  *    the library only when the grace-period counter moved since the
  *    thread last announced itself (rculist__qs_ctr, the thread's counter
  *    as the library last set it), as liburcu's inline code does.
- * Until the library has filled the description (kind CALL), and on other
- * architectures, the wrappers call the library.  The library checks at
+ * On x86-64 the flavour's code is picked by sites patched when the
+ * module is loaded (RCULIST__RS_SITE below, core/jump.h); elsewhere by
+ * comparisons of the kind.  Until the library has filled the description
+ * (kind CALL), the wrappers call the library.  The library checks at
  * build time (against liburcu's headers) and at load time (against
  * liburcu's own out-of-line read side) the layout this code relies on,
  * and stops the program with a message when it differs.
@@ -61,8 +63,9 @@
 
 /*
  * What the program's read side does (rculist__read_side_v2.kind).  The
- * values let one comparison with QSBR tell four cases apart (below
- * RCULIST__RS_DISPATCH): equal, unsigned below, signed above, negative.
+ * values are ABI: programs compiled against earlier headers tell four
+ * cases apart with one comparison with QSBR (equal, unsigned below,
+ * signed above, negative).
  */
 #define RCULIST__RS_BP	   1UL	  /* the counter through the registry slot */
 #define RCULIST__RS_QSBR   2UL	  /* nothing: quiescent states instead */
@@ -245,35 +248,114 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
 	((volatile unsigned long *)*RCULIST__RS_TLS(RCULIST__RS_WORD(reader)))
 
 /*
- * Goes to label qsbr, bp or other (mb, or a call to the library) by the
- * kind, or on (memb): on x86-64 one comparison in memory and three jumps,
- * qsbr costing two instructions, bp three, memb four (and no jump back).
+ * A dispatch site: goes to label memb, qsbr, bp or fenced (mb) by the
+ * kind, or to slow, which tests the kind at run time (RCULIST__RS_SLOW)
+ * and calls the library while it says CALL.
+ *
+ * On x86-64 a site is one instruction, patched when its module is loaded
+ * (core/jump.c, as the kernel's jump labels): the 5-byte jmp to slow it
+ * is compiled as becomes a 5-byte nop where the flavour's label is the
+ * next instruction, else a jmp to that label.  Its entry in section
+ * rculist_jump (relative offsets, no relocation at load time; "?": in the
+ * group of the function, so that the entries of a C++ inline function's
+ * discarded copies are discarded with it) names the site and its labels.
+ * An unpatched site is correct, only slower: patching happens in the
+ * module's constructor (rculist__jump_module() below), before its code
+ * runs in another thread; a site that ran before (another constructor)
+ * ran the slow path.  Elsewhere (arm64, ThreadSanitizer, LTO builds) a
+ * site is the slow path: comparisons of the kind.
  */
 #if RCULIST__RS_INLINE && defined(__x86_64__)
-/*
- * The kind compared in memory: no register, no load of its own.  A
- * memory operand, not the name in the text: link-time optimisation then
- * sees the reference (and keeps the symbol for RCULIST__RS_WORD's).
- */
-#define RCULIST__RS_DISPATCH(k_, qsbr, bp, other)                             \
-	__asm__ goto("cmpq %1, %0\n\t"                                        \
-		     "je %l[" #qsbr "]\n\t"                                   \
-		     "jb %l[" #bp "]\n\t"                                     \
-		     "jl %l[" #other "]"                                      \
-		     :                                                        \
-		     : "m"(rculist__read_side_v2.kind), "i"(RCULIST__RS_QSBR) \
-		     : "cc"                                                   \
-		     : qsbr, bp, other)
+#define RCULIST__RS_PATCH 1
+#define RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow)                        \
+	__asm__ goto("881:\t.byte 0xe9\n\t.long %l[" #slow "] - (881b + 5)\n" \
+		     "\t.pushsection rculist_jump, \"a?\"\n"                  \
+		     "\t.balign 4\n"                                          \
+		     "\t.long 881b - ., %l[" #slow "] - ., %l[" #memb         \
+		     "] - ., %l[" #qsbr "] - ., %l[" #bp "] - ., %l[" #fenced \
+		     "] - .\n"                                                \
+		     "\t.popsection" ::                                       \
+			     :                                                \
+		     : memb, qsbr, bp, fenced, slow)
 #else
-#define RCULIST__RS_DISPATCH(k_, qsbr, bp, other) \
-	do {                                      \
-		if ((k_) == RCULIST__RS_QSBR)     \
-			goto qsbr;                \
-		if ((k_) == RCULIST__RS_BP)       \
-			goto bp;                  \
-		if ((k_) != RCULIST__RS_MEMB)     \
-			goto other;               \
+#define RCULIST__RS_PATCH			       0
+#define RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow) goto slow
+#endif
+
+/*
+ * The slow path is cold where sites are patched: out of the way of the
+ * flavour's code (gcc; clang has no label attributes).  Elsewhere it is
+ * the read side.
+ */
+#if RCULIST__RS_PATCH && defined(__GNUC__) && !defined(__clang__)
+#define RCULIST__RS_COLD __attribute__((cold))
+#else
+#define RCULIST__RS_COLD
+#endif
+
+/* What a site's slow path does: the kind tested, the library called. */
+#define RCULIST__RS_SLOW(memb, qsbr, bp, fenced, call) \
+	do {                                           \
+		unsigned long k_ = RCULIST__RS_KIND(); \
+		if (k_ == RCULIST__RS_QSBR)            \
+			goto qsbr;                     \
+		if (k_ == RCULIST__RS_BP)              \
+			goto bp;                       \
+		if (k_ == RCULIST__RS_MEMB)            \
+			goto memb;                     \
+		if (k_ == RCULIST__RS_FENCED)          \
+			goto fenced;                   \
+		call;                                  \
 	} while (0)
+
+#if RCULIST__RS_PATCH
+RCULIST__BEGIN_DECLS
+/*
+ * A site's entry in section rculist_jump: each field the offset of an
+ * address from the field itself (internal ABI, core/jump.c).
+ */
+struct rculist__jump_site {
+	int site, slow, memb, qsbr, bp, fenced;
+};
+/*
+ * Patches the sites of one module (executable, shared object) to the
+ * loaded flavour's labels; idempotent, the sites it does not know left
+ * alone.  Exported by every flavour library; named weakly, so that a
+ * program including <rculist.h> for the lists alone links without it.
+ */
+void rculist__jump_patch_v1(const struct rculist__jump_site *start,
+			    const struct rculist__jump_site *stop)
+	__attribute__((weak));
+/* The linker's bounds of this module's section (hidden: its own). */
+extern const struct rculist__jump_site __start_rculist_jump[]
+	__attribute__((weak, visibility("hidden")));
+extern const struct rculist__jump_site __stop_rculist_jump[]
+	__attribute__((weak, visibility("hidden")));
+/*
+ * One per module (weak and hidden: the linker keeps one of the copies
+ * every file including this header defines), run when the module is
+ * loaded: after the constructors of the libraries it depends on, and, in
+ * a static program, before or after the library's own (the patching
+ * function then fills the description first).
+ */
+#ifndef RCULIST__LIBRARY /* the library's own: core/jump.c */
+/*
+ * Each file's constructor list names it: the first call patches, the
+ * others see the module's one flag.
+ */
+extern int rculist__jump_done __attribute__((weak, visibility("hidden")));
+int rculist__jump_done;
+void rculist__jump_module(void)
+	__attribute__((constructor, weak, visibility("hidden")));
+void rculist__jump_module(void)
+{
+	if (rculist__jump_patch_v1 && !rculist__jump_done) {
+		rculist__jump_done = 1;
+		rculist__jump_patch_v1(__start_rculist_jump, __stop_rculist_jump);
+	}
+}
+#endif
+RCULIST__END_DECLS
 #endif
 
 /*
@@ -285,10 +367,11 @@ rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 {
 	volatile unsigned long *ctr;
 
-	RCULIST__RS_DISPATCH(RCULIST__RS_KIND(), qsbr, bp, other);
-	rculist__rs_lock(RCULIST__RS_WORD(reader), 0); /* memb */
-	return;
+	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
 qsbr:
+	return;
+memb:
+	rculist__rs_lock(RCULIST__RS_WORD(reader), 0);
 	return;
 bp:
 	ctr = RCULIST__RS_BP_SLOT();
@@ -297,11 +380,12 @@ bp:
 	else
 		rculist_read_lock(); /* registers the thread */
 	return;
-other:
-	if (RCULIST__RS_KIND() == RCULIST__RS_FENCED)
-		rculist__rs_lock(RCULIST__RS_WORD(reader), 1);
-	else
-		rculist_read_lock();
+fenced:
+	rculist__rs_lock(RCULIST__RS_WORD(reader), 1);
+	return;
+slow:
+	RCULIST__RS_COLD;
+	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_lock());
 }
 
 /*
@@ -320,10 +404,11 @@ rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 	unsigned long off, tmp;
 	volatile unsigned long *ctr;
 
-	RCULIST__RS_DISPATCH(RCULIST__RS_KIND(), qsbr, bp, other);
+	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+memb:
 	/*
-	 * memb.  With sys_membarrier the barriers are the compiler's only;
-	 * the futex is read first, the nesting tested only while a grace
+	 * With sys_membarrier the barriers are the compiler's only; the
+	 * futex is read first, the nesting tested only while a grace
 	 * period waits.
 	 */
 	off = RCULIST__RS_WORD(reader);
@@ -344,11 +429,7 @@ bp:
 	*ctr = tmp - 1;
 	RCULIST__RS_BARRIER();
 	return;
-other:
-	if (RCULIST__RS_KIND() != RCULIST__RS_FENCED) {
-		rculist_read_unlock();
-		return;
-	}
+fenced:
 	off = RCULIST__RS_WORD(reader);
 	tmp = *RCULIST__RS_TLS(off);
 	if ((tmp & RCULIST__RS_NEST) == 1) {
@@ -359,25 +440,34 @@ other:
 		*RCULIST__RS_TLS(off) = tmp - 1;
 	}
 	RCULIST__RS_BARRIER();
+	return;
+slow:
+	RCULIST__RS_COLD;
+	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_unlock());
 }
 
 /*
  * liburcu's qsbr fast path: nothing to announce while the thread's
  * counter equals the grace-period counter (relaxed load: the library's
  * call does the ordering when it stores).  Only qsbr has quiescent
- * states: the other flavours stop at the test of the kind (or call the
- * library, which does nothing, until it is loaded).
+ * states: the other flavours' sites go past (and call the library, which
+ * does nothing, until it is loaded).
  */
 static inline __attribute__((always_inline)) void
 rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
 {
-	unsigned long kind = RCULIST__RS_KIND();
-
-	if (kind == RCULIST__RS_QSBR ?
-		    *(const volatile unsigned long *)RCULIST__RS_WORD(qs_gp) !=
-			    rculist__qs_ctr :
-		    kind == RCULIST__RS_CALL)
+	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+qsbr:
+	if (*(const volatile unsigned long *)RCULIST__RS_WORD(qs_gp) !=
+	    rculist__qs_ctr)
 		rculist_quiescent_state();
+memb:
+bp:
+fenced:
+	return;
+slow:
+	RCULIST__RS_COLD;
+	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_quiescent_state());
 }
 
 #define rculist_read_lock	rculist__read_lock_wrap

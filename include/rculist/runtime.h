@@ -69,8 +69,11 @@ const char *rculist_flavor_name(void);
  * Under qsbr the thread is online afterwards: it must announce quiescent
  * states from now on.
  *
- * Context: the calling thread, outside any read-side critical section;
- * once per thread (until rculist_unregister_thread()).
+ * In a thread registered already it does nothing (under qsbr the thread
+ * stays online or offline as it was), and one rculist_unregister_thread()
+ * undoes the registration.
+ *
+ * Context: the calling thread, outside any read-side critical section.
  */
 void rculist_register_thread(void);
 
@@ -482,7 +485,7 @@ struct rculist__reclaim_stats {
 	unsigned long freed;	   /* blocks freed since the start */
 };
 void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st,
-				 int reset_peak);
+				int reset_peak);
 
 RCULIST__END_DECLS
 

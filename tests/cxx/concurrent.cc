@@ -311,18 +311,29 @@ void nested_regions(struct cds_list_head &h) RCULIST_NO_RCU_ANALYSIS
 	}
 }
 
-/* A thread the C API registered, using rcu_domain inside its C section. */
-void test_c_managed()
+void nested_in_c_section(struct cds_list_head &h)
 {
-	step = "c-managed";
+	rculist_read_lock();
+	nested_regions(h);
+	rculist_read_unlock();
+}
+
+/*
+ * A thread the C API registered, using rcu_domain inside its C section,
+ * or outside any (its first lock registers nothing more).
+ */
+void test_c_registered(bool c_section)
+{
+	step = c_section ? "c-managed" : "c-registered";
 	CDS_LIST_HEAD(h);
 	route r(7);
 	rculist::list_add_rcu<&route::node>(r, h);
 	std::thread t([&] {
 		rculist_register_thread();
-		rculist_read_lock();
-		nested_regions(h);
-		rculist_read_unlock();
+		if (c_section)
+			nested_in_c_section(h);
+		else
+			nested_regions(h);
 		rculist_quiescent_state();
 		rculist_unregister_thread();
 	});
@@ -455,7 +466,8 @@ int main()
 	alarm(10); /* a grace period takes microseconds here */
 	test_idle();
 	alarm(60);
-	test_c_managed();
+	test_c_registered(true);
+	test_c_registered(false);
 	test_exit();
 	test_readers(secs);
 	std::lock_guard<std::mutex> g(quarantine_lock);

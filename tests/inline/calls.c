@@ -15,14 +15,20 @@
  *  - qsbr: rculist_quiescent_state() calls the library only when a grace
  *    period began since the thread's last one;
  *  - memb and mb: a grace period that waits for a reader (its futex) is
- *    woken by the reader's inline unlock (bounded wait: "no progress").
- * Prints "calls <flavour> ok".
+ *    woken by the reader's inline unlock (bounded wait: "no progress");
+ *  - x86-64: every dispatch site of this program (section rculist_jump)
+ *    was patched by its constructor to the flavour's label (a 5-byte nop
+ *    where the label follows, else a jmp to it), or, with
+ *    RCULIST_JUMP=off, is still the jmp to its slow path, the checks
+ *    above then passing through the slow paths.
+ * Prints "calls <flavour> ok (N sites patched|as compiled)".
  */
 #define _GNU_SOURCE
 #include <rculist.h>
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +179,115 @@ static void wake_up(void)
 	pthread_join(w, NULL);
 }
 
+#if RCULIST__RS_PATCH
+static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+/*
+ * The padding gcc and clang emit (GNU as's no-op table), longest first:
+ * 0x66 prefixes before the 10-byte form, then each form alone.
+ */
+static size_t padding_at(const unsigned char *p)
+{
+	static const unsigned char forms[][10] = {
+		{ 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 },
+		{ 0x0f, 0x1f, 0x84, 0, 0, 0, 0, 0 },
+		{ 0x0f, 0x1f, 0x80, 0, 0, 0, 0 },
+		{ 0x66, 0x0f, 0x1f, 0x44, 0, 0 },
+		{ 0x0f, 0x1f, 0x44, 0, 0 },
+		{ 0x0f, 0x1f, 0x40, 0 },
+		{ 0x0f, 0x1f, 0 },
+		{ 0x66, 0x90 },
+		{ 0x90 },
+	};
+	static const size_t len[] = { 10, 8, 7, 6, 5, 4, 3, 2, 1 };
+	size_t pre = 0;
+
+	while (p[pre] == 0x66 && p[pre + 1] == 0x66)
+		pre++;
+	for (size_t i = 0; i < sizeof(len) / sizeof(len[0]); i++)
+		if (!memcmp(p + pre, forms[i], len[i]))
+			return pre + len[i];
+	return 0;
+}
+
+/*
+ * Where a site goes (the next instruction past a nop, or its jmp's
+ * target), if it was patched: NULL otherwise.
+ */
+static const unsigned char *site_dest(const unsigned char *site)
+{
+	int rel;
+
+	if (!memcmp(site, nop5, 5))
+		return site + 5;
+	if (site[0] != 0xe9)
+		return NULL;
+	memcpy(&rel, site + 1, sizeof(rel));
+	return site + 5 + rel;
+}
+
+/*
+ * Whether dest is label, or reached from it through padding and
+ * unconditional jumps only (the patch may go past them).
+ */
+static int reaches(const unsigned char *label, const unsigned char *dest)
+{
+	for (int hops = 0; hops < 16 && label != dest; hops++) {
+		size_t n = padding_at(label);
+		int rel;
+
+		if (n) {
+			label += n;
+		} else if (label[0] == 0xeb) {
+			label += 2 + (signed char)label[1];
+		} else if (label[0] == 0xe9) {
+			memcpy(&rel, label + 1, sizeof(rel));
+			label += 5 + rel;
+		} else {
+			return 0;
+		}
+	}
+	return label == dest;
+}
+
+#define AT(field) ((const unsigned char *)((intptr_t) & (field) + (field)))
+
+/* Every site of this program as the loaded flavour's patch leaves it. */
+static const char *sites(const char *f)
+{
+	static char out[64];
+	const char *mode = getenv("RCULIST_JUMP");
+	int off = mode && strstr(mode, "off");
+	size_t n = (size_t)(__stop_rculist_jump - __start_rculist_jump);
+
+	CHECK(n >= 9, "%zu dispatch sites in section rculist_jump", n);
+	for (const struct rculist__jump_site *s = __start_rculist_jump;
+	     s < __stop_rculist_jump; s++) {
+		const unsigned char *site = AT(s->site);
+		const unsigned char *want = off		       ? AT(s->slow) :
+					    !strcmp(f, "memb") ? AT(s->memb) :
+					    !strcmp(f, "bp")   ? AT(s->bp) :
+					    !strcmp(f, "mb")   ? AT(s->fenced) :
+								 AT(s->qsbr);
+		const unsigned char *dest = site_dest(site);
+
+		CHECK(dest && (off ? dest == want : reaches(want, dest)),
+		      "site %p (%02x %02x %02x %02x %02x) does not go to %p",
+		      (const void *)site, site[0], site[1], site[2], site[3],
+		      site[4], (const void *)want);
+	}
+	snprintf(out, sizeof(out), " (%zu sites %s)", n,
+		 off ? "as compiled" : "patched");
+	return out;
+}
+#else
+static const char *sites(const char *f)
+{
+	(void)f;
+	return "";
+}
+#endif
+
 int main(void)
 {
 	const char *f = rculist_flavor_name();
@@ -216,6 +331,8 @@ int main(void)
 	rculist_unregister_thread();
 	if (failed)
 		return 1;
-	printf("calls %s ok\n", f);
+	printf("calls %s ok%s\n", f, sites(f));
+	if (failed)
+		return 1;
 	return 0;
 }

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * core/jump.h - the inline read side's dispatch sites, patched when their
+ * module is loaded, as the kernel patches its jump labels.
+ *
+ * Each site of <rculist/read_side.h> is compiled as a 5-byte jmp to its
+ * slow path (which tests the kind at run time: correct under every
+ * flavour) and has an entry in the module's section rculist_jump naming
+ * its labels.  Once the library has filled the read side's description,
+ * rculist__jump_patch_v1() rewrites each site of one module to what the
+ * kind says: a 5-byte nop where the flavour's code is the next
+ * instruction, else a jmp to it (past the no-ops the compiler padded the
+ * label with, and on through its unconditional jumps: the same code, fewer
+ * instructions).  A kind of CALL (the library's read side called) leaves
+ * the sites as they are.
+ *
+ * The text is made writable for the time of the patch (mprotect() to
+ * read-write-execute, then back to read-execute); where the system
+ * refuses writable code (a W^X policy), the bytes are written through
+ * /proc/self/mem; if that fails too, the sites stay unpatched: correct,
+ * a few instructions slower.  RCULIST_JUMP, a list of words: "verbose"
+ * prints one line per module (its sites, how many were patched, how),
+ * "off" leaves every site unpatched, "mem" skips mprotect().
+ *
+ * Each module's constructor calls it (<rculist/read_side.h>'s
+ * rculist__jump_module(), this library's below): before the module's
+ * code runs in another thread, so that no thread executes a site while
+ * its bytes change.  A patched page is private to the process (copy on
+ * write) and stays patched across fork().
+ *
+ * Part of the flavour adapter (included by core/bind.h, in the object
+ * that defines rculist_read_lock()): a static program whose code has
+ * sites calls the library's read side from their slow paths, and so
+ * links this in; a program that includes <rculist.h> without linking the
+ * library names it weakly (rculist__jump_module()).  Calls nothing in
+ * core/.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if RCULIST__RS_PATCH
+/* <dlfcn.h>'s Dl_info and dladdr(), declared only to _GNU_SOURCE. */
+struct rculist__dl_info {
+	const char *dli_fname;
+	void *dli_fbase;
+	const char *dli_sname;
+	void *dli_saddr;
+};
+extern int dladdr(const void *addr, struct rculist__dl_info *info);
+
+#define JMP_LEN 5
+
+static const unsigned char nop5[JMP_LEN] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+/* The address a field of an entry names: an offset from the field. */
+static unsigned char *at(const int *field)
+{
+	return (unsigned char *)((uintptr_t)field + (intptr_t)*field);
+}
+
+/*
+ * The length of the no-op at code (the forms compilers pad with: 0x90,
+ * nopw/nopl with 0x66 and 0x2e prefixes), or 0.
+ */
+static size_t nop_len(const unsigned char *code)
+{
+	const unsigned char *p = code;
+	unsigned int mod, rm;
+
+	while ((*p == 0x66 || *p == 0x2e) && p - code < 8)
+		p++;
+	if (*p == 0x90)
+		return (size_t)(p - code) + 1;
+	if (p[0] != 0x0f || p[1] != 0x1f || (p[2] >> 3 & 7) != 0)
+		return 0;
+	mod = p[2] >> 6;
+	rm = p[2] & 7;
+	p += 3;
+	if (mod == 3)
+		return (size_t)(p - code);
+	if (rm == 4)
+		p++; /* SIB */
+	if (mod == 1)
+		p += 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		p += 4;
+	return (size_t)(p - code);
+}
+
+/* Whether code is a site of the table (its bytes change). */
+static int is_site(const struct rculist__jump_site *start,
+		   const struct rculist__jump_site *stop,
+		   const unsigned char *code)
+{
+	const struct rculist__jump_site *s;
+
+	for (s = start; s < stop; s++)
+		if (at(&s->site) == code)
+			return 1;
+	return 0;
+}
+
+/*
+ * Where a jump to label may go instead, doing the same: past the padding
+ * no-ops the compiler put there (an aligned loop next), and on through
+ * the compiler's own unconditional jumps (not a site), a few at most.
+ */
+static const unsigned char *thread_to(const struct rculist__jump_site *start,
+				      const struct rculist__jump_site *stop,
+				      const unsigned char *label)
+{
+	for (int hops = 0; hops < 16; hops++) {
+		size_t n = nop_len(label);
+		int32_t rel;
+
+		if (n) {
+			label += n;
+		} else if (label[0] == 0xeb) {
+			label += 2 + (int8_t)label[1];
+		} else if (label[0] == 0xe9 && !is_site(start, stop, label)) {
+			memcpy(&rel, label + 1, sizeof(rel));
+			label += 5 + rel;
+		} else {
+			break;
+		}
+	}
+	return label;
+}
+
+/* The 5 bytes that go from site to target. */
+static void code_to(unsigned char *code, const unsigned char *site,
+		    const unsigned char *target)
+{
+	int32_t rel;
+
+	if (target == site + JMP_LEN) {
+		memcpy(code, nop5, JMP_LEN);
+		return;
+	}
+	rel = (int32_t)(target - (site + JMP_LEN));
+	code[0] = 0xe9;
+	memcpy(code + 1, &rel, sizeof(rel));
+}
+
+/* The flavour's label in an entry, or NULL (leave the site). */
+static const int *label_of(const struct rculist__jump_site *s, unsigned long kind)
+{
+	switch (kind) {
+	case RCULIST__RS_MEMB:
+		return &s->memb;
+	case RCULIST__RS_QSBR:
+		return &s->qsbr;
+	case RCULIST__RS_BP:
+		return &s->bp;
+	case RCULIST__RS_FENCED:
+		return &s->fenced;
+	default:
+		return NULL;
+	}
+}
+
+enum how { HOW_NONE, HOW_DONE, HOW_MPROTECT, HOW_MEM };
+
+/* Whether the words of RCULIST_JUMP include word. */
+static int has(const char *mode, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; mode && *mode; mode += strcspn(mode, ", ")) {
+		mode += strspn(mode, ", ");
+		if (!strncmp(mode, word, n) && strchr(", ", mode[n]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether a site still holds its jmp to the slow path. */
+static int as_compiled(const struct rculist__jump_site *s)
+{
+	unsigned char orig[JMP_LEN];
+
+	code_to(orig, at(&s->site), at(&s->slow));
+	return !memcmp(at(&s->site), orig, JMP_LEN);
+}
+
+/* Write every site still as compiled; the count written. */
+static size_t patch_all(const struct rculist__jump_site *start,
+			const struct rculist__jump_site *stop,
+			unsigned long kind, int fd)
+{
+	const struct rculist__jump_site *s;
+	unsigned char code[JMP_LEN];
+	size_t n = 0;
+
+	for (s = start; s < stop; s++) {
+		unsigned char *site = at(&s->site);
+
+		if (!as_compiled(s))
+			continue; /* patched already (another module's call) */
+		code_to(code, site,
+			thread_to(start, stop, at(label_of(s, kind))));
+		if (fd < 0)
+			memcpy(site, code, JMP_LEN);
+		else if (pwrite(fd, code, JMP_LEN, (off_t)(uintptr_t)site) !=
+			 JMP_LEN)
+			continue;
+		n++;
+	}
+	return n;
+}
+
+void rculist__jump_patch_v1(const struct rculist__jump_site *start,
+			    const struct rculist__jump_site *stop)
+{
+	const char *mode = getenv("RCULIST_JUMP");
+	const struct rculist__jump_site *s;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, page;
+	enum how how = HOW_NONE;
+	unsigned long kind;
+	size_t n = 0;
+	int fd;
+
+	if (!start || start >= stop)
+		return;
+	rculist__flavor_read_side_init();
+	kind = rculist__flavor_read_side_kind();
+	for (s = start; s < stop; s++) {
+		uintptr_t a = (uintptr_t)at(&s->site);
+
+		if (!as_compiled(s))
+			continue;
+		lo = a < lo ? a : lo;
+		hi = a + JMP_LEN > hi ? a + JMP_LEN : hi;
+	}
+	page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	lo &= ~(page - 1);
+	hi = (hi + page - 1) & ~(page - 1);
+	if (!hi) {
+		how = HOW_DONE; /* by an earlier call */
+	} else if (!label_of(start, kind) || has(mode, "off")) {
+		/* left as compiled */
+	} else if (!has(mode, "mem") &&
+		   !mprotect((void *)lo, hi - lo,
+			     PROT_READ | PROT_WRITE | PROT_EXEC)) {
+		n = patch_all(start, stop, kind, -1);
+		mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC);
+		how = HOW_MPROTECT;
+	} else if ((fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) >= 0) {
+		n = patch_all(start, stop, kind, fd);
+		close(fd);
+		how = HOW_MEM;
+	}
+	if (has(mode, "verbose")) {
+		struct rculist__dl_info info;
+		const char *name = dladdr(start, &info) && info.dli_fname ?
+					   info.dli_fname :
+					   "";
+
+		fprintf(stderr,
+			"rculist: read side of %s: %zu sites, %zu patched "
+			"(%s)\n",
+			*name ? name : "the program", (size_t)(stop - start), n,
+			how == HOW_MPROTECT ? "mprotect" :
+			how == HOW_MEM	    ? "/proc/self/mem" :
+			how == HOW_DONE	    ? "all patched before" :
+					      "left as compiled");
+	}
+}
+
+/* This library's own sites (its static archive's: the program's). */
+__attribute__((constructor)) static void jump_library(void)
+{
+	rculist__jump_patch_v1(__start_rculist_jump, __stop_rculist_jump);
+}
+#endif
