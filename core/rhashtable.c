@@ -73,18 +73,40 @@ static uint32_t table_seed(void)
 	return (uint32_t)(z ^ (z >> 31));
 }
 
+/*
+ * Behind a table's last bucket, in the same block: what frees the table
+ * after a grace period (struct cds_bucket_table, the kernel's layout,
+ * has no room for it).
+ */
+struct table_tail {
+	struct rcu_head rcu;
+	struct cds_bucket_table *tbl;
+};
+
+static struct table_tail *table_tail(struct cds_bucket_table *tbl)
+{
+	return (struct table_tail *)(void *)&tbl->buckets[tbl->size];
+}
+
 static struct cds_bucket_table *table_alloc(unsigned int size)
 {
 	struct cds_bucket_table *tbl;
 
 	tbl = __atomic_load_n(&table_calloc, __ATOMIC_RELAXED)(
-		1, sizeof(*tbl) + (size_t)size * sizeof(tbl->buckets[0]));
+		1, sizeof(*tbl) + (size_t)size * sizeof(tbl->buckets[0]) +
+			   sizeof(struct table_tail));
 	if (!tbl)
 		return NULL;
 	tbl->size = size;
 	tbl->hash_rnd = table_seed();
 	CDS_INIT_LIST_HEAD(&tbl->walkers);
+	table_tail(tbl)->tbl = tbl;
 	return tbl;
+}
+
+static void table_free_cb(struct rcu_head *head)
+{
+	free(rculist__container_of(head, struct table_tail, rcu)->tbl);
 }
 
 static struct cds_bucket_table *last_table(struct cds_bucket_table *tbl)
@@ -236,6 +258,16 @@ static void rehash_chain(struct cds_rhashtable *ht,
  * -EAGAIN), and free it once the readers that may still walk it have
  * left their sections.  -EAGAIN if yet another table is linked (the
  * inserts outran this rehash): the thread goes on with it.
+ *
+ * The free is deferred (rculist_call_rcu(), as the kernel's call_rcu()):
+ * the thread never waits for a grace period between two steps.  Waiting
+ * there (rculist_synchronize_rcu()) held every later step of a growth up
+ * behind the readers: under qsbr behind any online thread that announced
+ * no quiescent state, under bp behind 10 ms polls, so a table filled
+ * fast was still being rehashed table after table long after the
+ * inserts, its lookups walking three tables, and a walk started then
+ * overlapped a move (the kernel's test_rhashtable counted the objects
+ * the walker met twice, before and after its -EAGAIN).
  */
 static int rehash_table(struct cds_rhashtable *ht)
 {
@@ -254,8 +286,7 @@ static int rehash_table(struct cds_rhashtable *ht)
 		walker->tbl = NULL;
 	old_tbl->dying = 1;
 	pthread_mutex_unlock(&ht->lock);
-	rculist_synchronize_rcu();
-	free(old_tbl);
+	rculist_call_rcu(&table_tail(old_tbl)->rcu, table_free_cb);
 	return rculist__load_once(new_tbl->future_tbl) ? -EAGAIN : 0;
 }
 
