@@ -19,7 +19,9 @@
  *	key is always found; a key whose count was even and the same
  *	before and after the lookup is found if its slot holds an object
  *	and not found if not; every object found has its key and is live.
- *	The comparison function checks every object a lookup compares.
+ *	The comparison function checks every object a lookup compares;
+ *	now and then a reader keeps the object it found across a
+ *	sched_yield() and checks it again.
  *   RH_WALKERS walkers make passes over the table (walk_enter, _start,
  *	_next to the end, _stop, _exit): on -EAGAIN (a resize) they go on,
  *	as the kernel's walkers do; every object returned is live and in
@@ -41,6 +43,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,7 +212,8 @@ static int rh_touch(const struct rh_obj *o, long key)
 }
 
 /* ------------------------------------------------------------ readers */
-static void rh_lookup_one(long k, int fast)
+/* @hold: keep the object found across a sched_yield(), then check it again. */
+static void rh_lookup_one(long k, int fast, int hold)
 {
 	struct rh_slot *s = &rh_slots[k];
 	unsigned long seq1, seq2;
@@ -222,8 +226,10 @@ static void rh_lookup_one(long k, int fast)
 		   cds_rhashtable_lookup(&rh_ht, &k, rh_params);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	seq2 = __atomic_load_n(&s->seq, __ATOMIC_SEQ_CST);
-	if (o)
+	if (o && rh_touch(o, k) && hold) {
+		sched_yield(); /* the updaters may remove it: not free it */
 		rh_touch(o, k);
+	}
 	if (RH_PINNED(k) && !o)
 		rh_violation(RH_K_PINNED, "a pinned key was not found", k,
 			     (long)seq1);
@@ -249,7 +255,8 @@ static void *rh_reader(void *arg)
 		for (j = 0; j < 16; j++) {
 			unsigned int x = rh_rnd(&r);
 
-			rh_lookup_one((long)(x % (unsigned long)rh_keys), j & 1);
+			rh_lookup_one((long)(x % (unsigned long)rh_keys), j & 1,
+				      j == 15 && (i & 7) == 0);
 		}
 		rculist_read_unlock();
 		n += 16;
