@@ -20,8 +20,8 @@
  *	before and after the lookup is found if its slot holds an object
  *	and not found if not; every object found has its key and is live.
  *	The comparison function checks every object a lookup compares;
- *	now and then a reader keeps the object it found across a
- *	sched_yield() and checks it again.
+ *	now and then a reader keeps the object it found a few
+ *	microseconds and checks it again.
  *   RH_WALKERS walkers make passes over the table (walk_enter, _start,
  *	_next to the end, _stop, _exit): on -EAGAIN (a resize) they go on,
  *	as the kernel's walkers do; every object returned is live and in
@@ -43,7 +43,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,7 +211,7 @@ static int rh_touch(const struct rh_obj *o, long key)
 }
 
 /* ------------------------------------------------------------ readers */
-/* @hold: keep the object found across a sched_yield(), then check it again. */
+/* @hold: keep the object found a while (a few microseconds), then check it again. */
 static void rh_lookup_one(long k, int fast, int hold)
 {
 	struct rh_slot *s = &rh_slots[k];
@@ -227,7 +226,11 @@ static void rh_lookup_one(long k, int fast, int hold)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	seq2 = __atomic_load_n(&s->seq, __ATOMIC_SEQ_CST);
 	if (o && rh_touch(o, k) && hold) {
-		sched_yield(); /* the updaters may remove it: not free it */
+		unsigned long spin;
+
+		/* the updaters may remove it meanwhile: not free it */
+		for (spin = 0; spin < 2000; spin++)
+			__atomic_load_n(&rh_stop, __ATOMIC_RELAXED);
 		rh_touch(o, k);
 	}
 	if (RH_PINNED(k) && !o)
@@ -590,7 +593,7 @@ static int rh_mode(int argc, char **argv)
 		min_size = size < min_size ? size : min_size;
 		max_size = size > max_size ? size : max_size;
 		cycle_max = size > cycle_max ? size : cycle_max;
-		if (!rh_shrinking && n >= target) {
+		if (!rh_shrinking && n >= target && size >= target) {
 			__atomic_store_n(&rh_shrinking, 1, __ATOMIC_RELAXED);
 			clock_gettime(CLOCK_MONOTONIC, &moved);
 		} else if (rh_shrinking && n <= low && size * 4 <= cycle_max) {
