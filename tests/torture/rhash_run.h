@@ -223,7 +223,7 @@ static void rh_lookup_one(long k, int fast, int hold)
 	present = __atomic_load_n(&s->obj, __ATOMIC_SEQ_CST) != NULL;
 	o = fast ? cds_rhashtable_lookup_fast(&rh_ht, &k, rh_params) :
 		   cds_rhashtable_lookup(&rh_ht, &k, rh_params);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* after the lookup's loads, which are acquire (consume) loads */
 	seq2 = __atomic_load_n(&s->seq, __ATOMIC_SEQ_CST);
 	if (o && rh_touch(o, k) && hold) {
 		unsigned long spin;

@@ -36,7 +36,11 @@ CHECKS_FULL += check-tsan-full
 TSAN_CC      ?= $(CC)
 TSAN_NAME     = $(notdir $(firstword $(TSAN_CC)))
 TSAN_ROOT     = $(B)/tsan-$(TSAN_NAME)
-TSAN_FLAGS   := -O1 -g -fsanitize=thread
+# gcc's -Wtsan: the acquire fence of cds_rhashtable_lookup() (before it
+# loads future_tbl) is not modelled by ThreadSanitizer; gcc says so for
+# every program that looks a key up, and WERROR=1 would stop the build.
+TSAN_WNO     = $(shell $(TSAN_CC) -Werror -Wno-tsan -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-tsan)
+TSAN_FLAGS    = -O1 -g -fsanitize=thread $(TSAN_WNO)
 # make check: short runs; check-tsan-full sets longer ones.
 TSAN_TORTURE_S  ?= 2
 TSAN_ROUNDS     ?= 300
