@@ -36,6 +36,93 @@
 
 #include "internal.h"
 
+/*
+ * ThreadSanitizer.  A program built with -fsanitize=thread sees its own
+ * accesses (the inline lookups, inserts and removals of
+ * <rculist/rhashtable.h>) but none of this file's, which is not built
+ * for it: the rehash thread's moves, the slow inserts and the walkers
+ * would all look unordered with the readers and updaters.  So this file
+ * tells it, through the weak references of core/tsan.c's kind (null
+ * unless a ThreadSanitizer runtime is in the process): a release on the
+ * word before each store that publishes (a bucket, a link, a table) or
+ * unlocks a bucket, an acquire on the word after each load that
+ * follows a link and after each bucket lock taken, and the grace
+ * period's acquire before an old table is freed.  The inline code's
+ * release stores and acquire (consume) loads pair with them.
+ */
+void __tsan_acquire(void *addr) __attribute__((weak));
+void __tsan_release(void *addr) __attribute__((weak));
+
+static void tsan_acquire(const void *addr)
+{
+	if (rculist__tsan_present())
+		__tsan_acquire((void *)(uintptr_t)addr);
+}
+
+static void tsan_release(const void *addr)
+{
+	if (rculist__tsan_present())
+		__tsan_release((void *)(uintptr_t)addr);
+}
+
+/*
+ * The end of a section this file holds for the program (a walk, a slow
+ * insert, whose comparison function is the program's): the release
+ * <rculist/tsan.h> makes in a program's own rculist_read_unlock().
+ */
+static void section_end(void)
+{
+	rculist__tsan_reader_exit();
+	rculist_read_unlock();
+}
+
+/* rculist__deref(p), acquired. */
+#define rht_deref(p)                                      \
+	({                                                \
+		__typeof__(p) rht_v_ = rculist__deref(p); \
+		tsan_acquire(&(p));                       \
+		rht_v_;                                   \
+	})
+#define rht_publish(p, v)               \
+	do {                            \
+		tsan_release(&(p));     \
+		rculist__publish(p, v); \
+	} while (0)
+
+static struct cds_rhash_head *bkt_first(struct cds_rhash_lock_head *const *bkt)
+{
+	struct cds_rhash_head *p = rculist__rht_ptr_rcu(bkt);
+
+	tsan_acquire(bkt);
+	return p;
+}
+
+static void bkt_lock(struct cds_rhash_lock_head **bkt)
+{
+	rculist__rht_lock(bkt);
+	tsan_acquire(bkt);
+}
+
+static void bkt_unlock(struct cds_rhash_lock_head **bkt)
+{
+	tsan_release(bkt);
+	rculist__rht_unlock(bkt);
+}
+
+static void bkt_assign_unlock(struct cds_rhash_lock_head **bkt,
+			      struct cds_rhash_head *obj)
+{
+	tsan_release(bkt);
+	rculist__rht_assign_unlock(bkt, obj);
+}
+
+static void bkt_assign_locked(struct cds_rhash_lock_head **bkt,
+			      struct cds_rhash_head *obj)
+{
+	tsan_release(bkt);
+	rculist__rht_assign_locked(bkt, obj);
+}
+
 #define HASH_MIN_SIZE	  4U
 #define HASH_DEFAULT_SIZE 64U
 #define RHT_ELASTICITY	  16
@@ -73,25 +160,48 @@ static uint32_t table_seed(void)
 	return (uint32_t)(z ^ (z >> 31));
 }
 
+/*
+ * Behind a table's last bucket, in the same block: what frees the table
+ * after a grace period (struct cds_bucket_table, the kernel's layout,
+ * has no room for it).
+ */
+struct table_tail {
+	struct rcu_head rcu;
+	struct cds_bucket_table *tbl;
+};
+
+static struct table_tail *table_tail(struct cds_bucket_table *tbl)
+{
+	return (struct table_tail *)(void *)&tbl->buckets[tbl->size];
+}
+
 static struct cds_bucket_table *table_alloc(unsigned int size)
 {
 	struct cds_bucket_table *tbl;
 
 	tbl = __atomic_load_n(&table_calloc, __ATOMIC_RELAXED)(
-		1, sizeof(*tbl) + (size_t)size * sizeof(tbl->buckets[0]));
+		1, sizeof(*tbl) + (size_t)size * sizeof(tbl->buckets[0]) +
+			   sizeof(struct table_tail));
 	if (!tbl)
 		return NULL;
 	tbl->size = size;
 	tbl->hash_rnd = table_seed();
 	CDS_INIT_LIST_HEAD(&tbl->walkers);
+	table_tail(tbl)->tbl = tbl;
 	return tbl;
+}
+
+static void table_free_cb(struct rcu_head *head)
+{
+	rculist__tsan_gp_ended(); /* the readers of the table are gone */
+	free(rculist__container_of(head, struct table_tail, rcu)->tbl);
 }
 
 static struct cds_bucket_table *last_table(struct cds_bucket_table *tbl)
 {
 	struct cds_bucket_table *next;
 
-	while ((next = rculist__deref(tbl->future_tbl)))
+	while ((next = rht_deref(tbl->future_tbl)))
 		tbl = next;
 	return tbl;
 }
@@ -178,6 +288,7 @@ static int rehash_attach(struct cds_bucket_table *old_tbl,
 {
 	struct cds_bucket_table *none = NULL;
 
+	tsan_release(&old_tbl->future_tbl);
 	if (!__atomic_compare_exchange_n(&old_tbl->future_tbl, &none, new_tbl,
 					 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		return -EEXIST;
@@ -209,13 +320,13 @@ static int rehash_one(struct cds_rhashtable *ht, struct cds_bucket_table *old_tb
 	}
 	new_bkt =
 		&new_tbl->buckets[rculist__rht_head_hash(ht, new_tbl, entry, ht->p)];
-	rculist__rht_lock(new_bkt);
+	bkt_lock(new_bkt);
 	entry->next = cds_rht_ptr_exclusive(new_bkt);
-	rculist__rht_assign_unlock(new_bkt, entry);
+	bkt_assign_unlock(new_bkt, entry);
 	if (pprev)
-		rculist__publish(*pprev, next);
+		rht_publish(*pprev, next);
 	else
-		rculist__rht_assign_locked(old_bkt, next);
+		bkt_assign_locked(old_bkt, next);
 	return 0;
 }
 
@@ -224,10 +335,10 @@ static void rehash_chain(struct cds_rhashtable *ht,
 {
 	struct cds_rhash_lock_head **bkt = &old_tbl->buckets[i];
 
-	rculist__rht_lock(bkt);
+	bkt_lock(bkt);
 	while (!rehash_one(ht, old_tbl, bkt))
 		;
-	rculist__rht_unlock(bkt);
+	bkt_unlock(bkt);
 }
 
 /*
@@ -236,11 +347,21 @@ static void rehash_chain(struct cds_rhashtable *ht,
  * -EAGAIN), and free it once the readers that may still walk it have
  * left their sections.  -EAGAIN if yet another table is linked (the
  * inserts outran this rehash): the thread goes on with it.
+ *
+ * The free is deferred (rculist_call_rcu(), as the kernel's call_rcu()):
+ * the thread never waits for a grace period between two steps.  Waiting
+ * there (rculist_synchronize_rcu()) held every later step of a growth up
+ * behind the readers: under qsbr behind any online thread that announced
+ * no quiescent state, under bp behind 10 ms polls, so a table filled
+ * fast was still being rehashed table after table long after the
+ * inserts, its lookups walking three tables, and a walk started then
+ * overlapped a move (the kernel's test_rhashtable counted the objects
+ * the walker met twice, before and after its -EAGAIN).
  */
 static int rehash_table(struct cds_rhashtable *ht)
 {
 	struct cds_bucket_table *old_tbl = ht->tbl,
-				*new_tbl = old_tbl->future_tbl;
+				*new_tbl = rht_deref(old_tbl->future_tbl);
 	struct cds_rhashtable_walker *walker;
 	unsigned int i;
 
@@ -248,14 +369,13 @@ static int rehash_table(struct cds_rhashtable *ht)
 		return 0;
 	for (i = 0; i < old_tbl->size; i++)
 		rehash_chain(ht, old_tbl, i);
-	rculist__publish(ht->tbl, new_tbl);
+	rht_publish(ht->tbl, new_tbl);
 	pthread_mutex_lock(&ht->lock);
 	cds_list_for_each_entry(walker, &old_tbl->walkers, list)
 		walker->tbl = NULL;
 	old_tbl->dying = 1;
 	pthread_mutex_unlock(&ht->lock);
-	rculist_synchronize_rcu();
-	free(old_tbl);
+	rculist_call_rcu(&table_tail(old_tbl)->rcu, table_free_cb);
 	return rculist__load_once(new_tbl->future_tbl) ? -EAGAIN : 0;
 }
 
@@ -532,9 +652,9 @@ static void *lookup_one(struct cds_rhashtable *ht,
 		list->next = plist;
 		obj->next = head->next;
 		if (pprev)
-			rculist__publish(*pprev, obj);
+			rht_publish(*pprev, obj);
 		else
-			rculist__rht_assign_locked(bkt, obj);
+			bkt_assign_locked(bkt, obj);
 		return NULL;
 	}
 	return CDS_ERR_PTR(elasticity <= 0 ? -EAGAIN : -ENOENT);
@@ -555,7 +675,7 @@ static void *insert_one(struct cds_rhashtable *ht,
 		return CDS_ERR_PTR(-EEXIST);
 	if (CDS_PTR_ERR(data) != -EAGAIN && CDS_PTR_ERR(data) != -ENOENT)
 		return data; /* NULL: added to a key's list */
-	new_tbl = rculist__deref(tbl->future_tbl);
+	new_tbl = rht_deref(tbl->future_tbl);
 	if (new_tbl)
 		return new_tbl;
 	if (CDS_PTR_ERR(data) != -ENOENT)
@@ -568,7 +688,7 @@ static void *insert_one(struct cds_rhashtable *ht,
 	if (ht->rhlist)
 		rculist__container_of(obj, struct cds_rhlist_head, rhead)->next =
 			NULL;
-	rculist__rht_assign_locked(bkt, obj);
+	bkt_assign_locked(bkt, obj);
 	__atomic_add_fetch(&ht->nelems, 1, __ATOMIC_RELAXED);
 	if (rculist__rht_grow_above_75(ht, tbl))
 		rculist__rht_schedule(ht);
@@ -583,7 +703,7 @@ static void *insert_one(struct cds_rhashtable *ht,
  */
 static int insert_rehash(struct cds_rhashtable *ht, struct cds_bucket_table *tbl)
 {
-	struct cds_bucket_table *old_tbl = rculist__deref(ht->tbl), *new_tbl;
+	struct cds_bucket_table *old_tbl = rht_deref(ht->tbl), *new_tbl;
 	unsigned int size = tbl->size;
 	int err = -EBUSY;
 
@@ -625,18 +745,18 @@ static void *try_insert(struct cds_rhashtable *ht, const void *key,
 	struct cds_bucket_table *new_tbl, *tbl;
 	void *data;
 
-	new_tbl = rculist__deref(ht->tbl);
+	new_tbl = rht_deref(ht->tbl);
 	do {
 		struct cds_rhash_lock_head **bkt;
 
 		tbl = new_tbl;
 		bkt = &tbl->buckets[rculist__rht_head_hash(ht, tbl, obj, ht->p)];
-		rculist__rht_lock(bkt);
+		bkt_lock(bkt);
 		data = lookup_one(ht, bkt, key, obj);
 		new_tbl = insert_one(ht, bkt, tbl, obj, data);
 		if (CDS_PTR_ERR(new_tbl) != -EEXIST)
 			data = new_tbl;
-		rculist__rht_unlock(bkt);
+		bkt_unlock(bkt);
 	} while (!CDS_IS_ERR_OR_NULL(new_tbl));
 	if (CDS_PTR_ERR(data) == -EAGAIN) {
 		int err = insert_rehash(ht, tbl);
@@ -654,7 +774,7 @@ void *cds_rhashtable_insert_slow(struct cds_rhashtable *ht, const void *key,
 	do {
 		rculist_read_lock();
 		data = try_insert(ht, key, obj);
-		rculist_read_unlock();
+		section_end();
 	} while (CDS_PTR_ERR(data) == -EAGAIN);
 	return data;
 }
@@ -698,7 +818,7 @@ int cds_rhashtable_walk_start_check(struct cds_rhashtable_iter *iter)
 		return 0;
 	if (!iter->walker.tbl) {
 		/* The table was freed: start again from the new one's first bucket. */
-		iter->walker.tbl = rculist__deref(ht->tbl);
+		iter->walker.tbl = rht_deref(ht->tbl);
 		iter->slot = 0;
 		iter->skip = 0;
 		iter->p = NULL;
@@ -711,8 +831,8 @@ int cds_rhashtable_walk_start_check(struct cds_rhashtable_iter *iter)
 		struct cds_rhash_head *p;
 		unsigned int skip = 0;
 
-		for (p = rculist__rht_ptr_rcu(bkt); !cds_rht_is_a_nulls(p);
-		     p = rculist__deref(p->next)) {
+		for (p = bkt_first(bkt); !cds_rht_is_a_nulls(p);
+		     p = rht_deref(p->next)) {
 			struct cds_rhlist_head *list =
 				rculist__container_of(p, struct cds_rhlist_head,
 						      rhead);
@@ -725,7 +845,7 @@ int cds_rhashtable_walk_start_check(struct cds_rhashtable_iter *iter)
 				}
 				continue;
 			}
-			for (; list; list = rculist__deref(list->next)) {
+			for (; list; list = rht_deref(list->next)) {
 				skip++;
 				if (list == iter->list) {
 					iter->p = p;
@@ -763,8 +883,8 @@ static void *walk_find_next(struct cds_rhashtable_iter *iter)
 	for (; iter->slot < tbl->size; iter->slot++) {
 		unsigned int skip = iter->skip;
 
-		for (p = rculist__rht_ptr_rcu(&tbl->buckets[iter->slot]);
-		     !cds_rht_is_a_nulls(p); p = rculist__deref(p->next)) {
+		for (p = bkt_first(&tbl->buckets[iter->slot]);
+		     !cds_rht_is_a_nulls(p); p = rht_deref(p->next)) {
 			if (rhlist) {
 				list = rculist__container_of(p,
 							     struct cds_rhlist_head,
@@ -773,7 +893,7 @@ static void *walk_find_next(struct cds_rhashtable_iter *iter)
 					if (!skip)
 						goto next;
 					skip--;
-					list = rculist__deref(list->next);
+					list = rht_deref(list->next);
 				} while (list);
 				continue;
 			}
@@ -788,7 +908,7 @@ next:
 	}
 	iter->p = NULL;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	iter->walker.tbl = rculist__deref(tbl->future_tbl);
+	iter->walker.tbl = rht_deref(tbl->future_tbl);
 	if (iter->walker.tbl) {
 		iter->slot = 0;
 		iter->skip = 0;
@@ -806,8 +926,8 @@ void *cds_rhashtable_walk_next(struct cds_rhashtable_iter *iter)
 	bool rhlist = ht->rhlist;
 
 	if (p) {
-		if (!rhlist || !(list = rculist__deref(list->next))) {
-			p = rculist__deref(p->next);
+		if (!rhlist || !(list = rht_deref(list->next))) {
+			p = rht_deref(p->next);
 			list = rculist__container_of(p, struct cds_rhlist_head,
 						     rhead);
 		}
@@ -848,7 +968,7 @@ void cds_rhashtable_walk_stop(struct cds_rhashtable_iter *iter)
 			cds_list_add(&iter->walker.list, &tbl->walkers);
 		pthread_mutex_unlock(&ht->lock);
 	}
-	rculist_read_unlock();
+	section_end();
 }
 
 /* --------------------------------------------------------------- end */

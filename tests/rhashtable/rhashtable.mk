@@ -16,3 +16,12 @@ check-rhashtable-full: $(foreach f,$(FLAVORS),$(call test_bin,$(f))) ## cds_rhas
 			timeout -k 10 $(UNIT_TIMEOUT) $(B)/tests/$$f/unit --jobs 2 \
 			--filter 'rhashtable_concurrent/*' || exit 1; \
 	done
+
+# The kernel's lib/test_rhashtable.c against the installed library, every
+# flavour (tests/rhashtable/kernel_test.sh maps it in a scratch directory;
+# nothing of the kernel is in rculist).  Not in any CHECKS: it needs a
+# kernel tree, KERNEL=<tree or test_rhashtable.c>.
+.PHONY: kernel-rhashtable-test
+kernel-rhashtable-test: ## The kernel's test_rhashtable.c mapped to cds_ names, every flavour (KERNEL=<tree or file>)
+	$(Q)[ -n "$(KERNEL)" ] || { echo "kernel-rhashtable-test: set KERNEL=<kernel tree or test_rhashtable.c>" >&2; exit 2; }
+	$(Q)tests/rhashtable/kernel_test.sh $(KERNEL) $(FLAVORS)

@@ -82,6 +82,7 @@
 #include <rculist.h>
 
 #include "limit_run.h"
+#include "rhash_run.h"
 
 #define RING_LEN    32
 #define NLISTS	    3
@@ -1338,6 +1339,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--stall"))
 		return stall_mode(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "--rhash"))
+		return rh_mode(argc, argv);
 	signal(SIGALRM, on_alarm);
 	for (i = 0; i < NLISTS; i++) {
 		CDS_INIT_LIST_HEAD(&lists[i]);

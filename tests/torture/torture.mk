@@ -7,6 +7,11 @@
 #   make check-torture           the short run `make check` does (3 s each)
 #   make check-torture-stall-full torture --stall: a reader stalled 15 s, limit
 #                                100000, every flavour (~70 s; make check-full)
+#   make check-torture-rhash     torture --rhash: the resizable hash table grown
+#                                from empty to RH_KEYS keys and shrunk back under
+#                                readers, updaters and walkers, every flavour
+#                                (0.5 s, at least a whole cycle, 65536 keys each; make check)
+#   make check-torture-rhash-full the same for 20 s and 1M keys each (make check-full)
 #   make asan                    ASan+UBSan build in build/asan-$(CC): unit suites
 #                                and a short torture
 #   make valgrind                memcheck over the unit suites and a short
@@ -24,8 +29,10 @@ TORTURE_DEFS ?=
 # Environment of the torture runs (sanitizer options).
 TORTURE_ENV ?=
 
-CHECKS += check-torture
-CHECKS_FULL += check-torture-stall-full torture
+CHECKS += check-torture check-torture-rhash
+CHECKS_FULL += check-torture-stall-full torture check-torture-rhash-full
+RH_SECONDS ?= 0.5
+RH_KEYS ?= 65536
 STALL_SECONDS ?= 15
 STALL_LIMIT ?= 100000
 
@@ -53,6 +60,16 @@ check-torture-stall-full: $(TORTURE_BINS) ## torture --stall: a reader stuck 15 
 		echo "== torture --stall, flavour $$f, $(STALL_SECONDS) s, limit $(STALL_LIMIT)"; \
 		$(call torture_bin,$$f) --stall $(STALL_SECONDS) $(STALL_LIMIT) || exit 1; \
 	done
+
+.PHONY: check-torture-rhash check-torture-rhash-full
+check-torture-rhash: $(TORTURE_BINS) ## torture --rhash: grow and shrink the rhashtable under readers, updaters, walkers (0.5 s each)
+	$(Q)for f in $(FLAVORS); do \
+		echo "== torture --rhash, flavour $$f, $(RH_SECONDS) s, $(RH_KEYS) keys"; \
+		$(TORTURE_ENV) $(call torture_bin,$$f) --rhash $(RH_SECONDS) $(RH_KEYS) || exit 1; \
+	done
+
+check-torture-rhash-full: ## torture --rhash for 20 s and 1M keys per flavour
+	$(Q)$(MAKE) --no-print-directory check-torture-rhash RH_SECONDS=20 RH_KEYS=1000000
 
 TORTURE_SECONDS ?= $(TORTURE_SHORT)
 torture-run: $(TORTURE_BINS)

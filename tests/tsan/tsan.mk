@@ -9,7 +9,9 @@
 #                         examples, the plugin matrix, tests/tsan/correct.c
 #                         (plain, -DRCULIST_DEBUG, -DRCULIST_INLINE_<F>):
 #                         0 reports; tests/tsan/bugs.c: each planted bug
-#                         reported, each fixed twin not.  About 60 s.
+#                         reported, each fixed twin not; torture --rhash
+#                         (0.5 s, 8192 keys per flavour): 0 reports.
+#                         About 60 s.
 #   make check-tsan-full  the same under gcc and clang, longer runs, the
 #                         plugins' full unload cycles
 #
@@ -34,7 +36,11 @@ CHECKS_FULL += check-tsan-full
 TSAN_CC      ?= $(CC)
 TSAN_NAME     = $(notdir $(firstword $(TSAN_CC)))
 TSAN_ROOT     = $(B)/tsan-$(TSAN_NAME)
-TSAN_FLAGS   := -O1 -g -fsanitize=thread
+# gcc's -Wtsan: the acquire fence of cds_rhashtable_lookup() (before it
+# loads future_tbl) is not modelled by ThreadSanitizer; gcc says so for
+# every program that looks a key up, and WERROR=1 would stop the build.
+TSAN_WNO     = $(shell $(TSAN_CC) -Werror -Wno-tsan -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-tsan)
+TSAN_FLAGS    = -O1 -g -fsanitize=thread $(TSAN_WNO)
 # make check: short runs; check-tsan-full sets longer ones.
 TSAN_TORTURE_S  ?= 2
 TSAN_ROUNDS     ?= 300
@@ -42,6 +48,9 @@ TSAN_PLUGIN_CYCLES ?= 5
 TSAN_PLUGIN_ROUNDS ?= 100
 TSAN_ROUTE_RELOADS ?= 50
 TSAN_QSBR_REQUESTS ?= 2000
+# torture --rhash (the resizable hash table) under ThreadSanitizer
+TSAN_RH_S    ?= 0.5
+TSAN_RH_KEYS ?= 8192
 TSAN_BUGS := early-free init-after-publish plain-add plain-del use-after-unlock
 
 # The plugin matrix without the host that uses liburcu-memb directly: its
@@ -95,9 +104,38 @@ $(B)/tsan/%/bugs: tests/tsan/bugs.c $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(call tsan_link,$*)
-.PHONY: tsan-progs
+# The rhashtable unit suites, with tests/tsan/criterion/criterion.h in
+# Criterion's place and tests/tsan/unit_main.c as the runner.
+TSAN_RHUNIT_SRCS := tests/tsan/unit_main.c tests/unit/rhashtable.c tests/unit/rhashtable_concurrent.c
+$(B)/tsan/%/rhash-unit: $(TSAN_RHUNIT_SRCS) tests/tsan/criterion/criterion.h tests/unit/check.h \
+		$(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -Itests/tsan -Itests/unit $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-unused-parameter \
+		$(TSAN_RHUNIT_SRCS) -o $@ $(call tsan_link,$*)
+.PHONY: tsan-progs tsan-rhunit
 tsan-progs: $(tsan_progs)
+tsan-rhunit: $(foreach f,$(FLAVORS),$(B)/tsan/$(f)/rhash-unit)
 endif
+
+# The rhashtable unit suites (tests/unit/rhashtable*.c) under
+# ThreadSanitizer, every flavour, TSAN_RH_UNIT_KEYS keys in the concurrent
+# suite.  Not in CHECKS_FULL yet: under qsbr and bp a lookup's read of an
+# object still draws 1 or 2 reports against its malloc() now and then
+# (see the report of the w-rhtest branch).
+TSAN_RH_UNIT_KEYS ?= 20000
+.PHONY: check-tsan-rhashtable-unit
+check-tsan-rhashtable-unit: lib ## The rhashtable unit suites under ThreadSanitizer, every flavour (Criterion stand-in)
+	$(Q)$(TSAN_MAKE) $(if $(findstring j,$(filter-out --%,$(MAKEFLAGS))),,-j2) tsan-rhunit >/dev/null
+	$(Q)rm -rf $(TSAN_ROOT)/rhlogs && mkdir -p $(TSAN_ROOT)/rhlogs; bad=0; \
+	for f in $(FLAVORS); do \
+		TSAN_OPTIONS="$(TSAN_OPTS):suppressions=$(abspath core/tsan.supp):log_path=$(TSAN_ROOT)/rhlogs/$$f" \
+			RCULIST_TEST_RHASH_KEYS=$(TSAN_RH_UNIT_KEYS) $(TSAN_ROOT)/tsan/$$f/rhash-unit \
+			>$(TSAN_ROOT)/rhlogs/out-$$f 2>&1 || { tail -5 $(TSAN_ROOT)/rhlogs/out-$$f; bad=1; }; \
+		r=$$(cat $(TSAN_ROOT)/rhlogs/$$f.* 2>/dev/null | grep -c '^WARNING: ThreadSanitizer'); \
+		echo "   $$f: $$(tail -1 $(TSAN_ROOT)/rhlogs/out-$$f), $$r ThreadSanitizer reports"; \
+		[ "$$r" = 0 ] || bad=1; \
+	done; [ $$bad = 0 ]
 
 # One program under ThreadSanitizer: tsan_run,<log name>,<command>.
 # Its reports go to $(TSAN_ROOT)/logs/<log name>.<pid>; a status other
@@ -119,7 +157,7 @@ check-tsan-full: ## check-tsan under gcc and clang, longer runs, full plugin cyc
 		$(MAKE) --no-print-directory check-tsan-run TSAN_CC=$$cc TSAN_TORTURE_S=10 \
 			TSAN_ROUNDS=3000 TSAN_PLUGIN_CYCLES=$(PLUGIN_CYCLES) \
 			TSAN_PLUGIN_ROUNDS=$(PLUGIN_ROUNDS) TSAN_ROUTE_RELOADS=200 \
-			TSAN_QSBR_REQUESTS=20000 || exit 1; \
+			TSAN_QSBR_REQUESTS=20000 TSAN_RH_S=5 TSAN_RH_KEYS=65536 || exit 1; \
 	done
 
 tsan: check-tsan-full
@@ -147,6 +185,7 @@ check-tsan-run: lib
 	$(Q)supp=$(abspath $(TSAN_ROOT))/prefix/share/rculist/tsan.supp; \
 	for f in $(FLAVORS); do \
 		$(call tsan_run,torture-$$f,$(TSAN_ROOT)/torture/$$f/torture $(TSAN_TORTURE_S)); \
+		$(call tsan_run,torture-rhash-$$f,$(TSAN_ROOT)/torture/$$f/torture --rhash $(TSAN_RH_S) $(TSAN_RH_KEYS)); \
 		$(call tsan_run,correct-$$f,$(TSAN_ROOT)/tsan/$$f/correct $(TSAN_ROUNDS)); \
 		$(call tsan_run,correct-debug-$$f,$(TSAN_ROOT)/tsan/$$f/correct-debug $(TSAN_ROUNDS)); \
 		$(call tsan_run,correct-inline-$$f,$(TSAN_ROOT)/tsan/$$f/correct-inline $(TSAN_ROUNDS)); \
