@@ -321,7 +321,13 @@ static int rehash_one(struct cds_rhashtable *ht, struct cds_bucket_table *old_tb
 	new_bkt =
 		&new_tbl->buckets[rculist__rht_head_hash(ht, new_tbl, entry, ht->p)];
 	bkt_lock(new_bkt);
-	entry->next = cds_rht_ptr_exclusive(new_bkt);
+	/*
+	 * Published, not just stored: a reader standing on @entry in the old
+	 * chain follows this link into the new bucket, whose objects it
+	 * reaches through no other edge (ThreadSanitizer reported a walker's
+	 * read of an object against its allocation without it).
+	 */
+	rht_publish(entry->next, cds_rht_ptr_exclusive(new_bkt));
 	bkt_assign_unlock(new_bkt, entry);
 	if (pprev)
 		rht_publish(*pprev, next);

@@ -355,11 +355,11 @@ Test(rhashtable, enomem_leaves_the_table_whole, .init = reg)
 	int i, n_in = 0, enomem = 0;
 
 	rculist__rht_set_calloc(failing_calloc);
-	fail_allocs = 1;
+	__atomic_store_n(&fail_allocs, 1, __ATOMIC_RELAXED);
 	cr_assert_eq(cds_rhashtable_init(&ht, &params), -ENOMEM);
-	fail_allocs = 0;
+	__atomic_store_n(&fail_allocs, 0, __ATOMIC_RELAXED);
 	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
-	fail_allocs = 1;
+	__atomic_store_n(&fail_allocs, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < N; i++) {
 		int err;
 
@@ -380,7 +380,7 @@ Test(rhashtable, enomem_leaves_the_table_whole, .init = reg)
 	cr_assert_eq(ht.tbl->size, 64);
 	for (i = 0; i < N; i++)
 		cr_assert_eq(find(&ht, i), i < n_in ? o[i] : NULL, "key %d", i);
-	fail_allocs = 0;
+	__atomic_store_n(&fail_allocs, 0, __ATOMIC_RELAXED);
 	for (i = n_in; i < N; i++)
 		cr_assert_eq(cds_rhashtable_lookup_insert_fast(&ht, &o[i]->node,
 							       params),

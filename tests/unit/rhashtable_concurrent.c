@@ -232,6 +232,20 @@ static void wait_readers(unsigned long *base, unsigned long more,
 	}
 }
 
+/*
+ * The table's size now, read as a reader does (the rehash thread may
+ * replace and free the table at any time).
+ */
+static unsigned int table_size(struct cds_rhashtable *ht)
+{
+	unsigned int size;
+
+	rculist_read_lock();
+	size = rculist__load_once(cds_rht_dereference_rcu(ht->tbl, ht)->size);
+	rculist_read_unlock();
+	return size;
+}
+
 Test(rhashtable_concurrent,
      lookups_find_every_present_key_while_it_grows_and_shrinks)
 {
@@ -246,7 +260,7 @@ Test(rhashtable_concurrent,
 	cr_assert_not_null(o);
 	rculist_register_thread();
 	cr_assert_eq(cds_rhashtable_init(&g_ht, &cparams), 0);
-	smallest = g_ht.tbl->size;
+	smallest = table_size(&g_ht);
 	for (i = 0; i < 2; i++)
 		cr_assert_eq(pthread_create(&t[i], NULL, grow_reader, (void *)i),
 			     0);
@@ -258,7 +272,7 @@ Test(rhashtable_concurrent,
 			     0);
 		__atomic_store_n(&g_hi, k + 1, __ATOMIC_RELEASE);
 		if (!(k & 1023)) {
-			unsigned int size = rculist__load_once(g_ht.tbl->size);
+			unsigned int size = table_size(&g_ht);
 
 			biggest = size > biggest ? size : biggest;
 			rculist_quiescent_state();
@@ -267,14 +281,14 @@ Test(rhashtable_concurrent,
 			wait_readers(base, 1000, "growth");
 	}
 	wait_readers(base, 1000, "the full table");
-	for (i = 0; i < 30000 && rculist__load_once(g_ht.tbl->size) < n; i++) {
+	for (i = 0; i < 30000 && table_size(&g_ht) < n; i++) {
 		struct timespec ms = { 0, 1000000 };
 
 		rculist_thread_offline();
 		nanosleep(&ms, NULL);
 		rculist_thread_online();
 	}
-	biggest = g_ht.tbl->size;
+	biggest = table_size(&g_ht);
 	cr_assert_geq(biggest, (unsigned int)n,
 		      "no progress: the table stayed at %u buckets", biggest);
 	/* Shrink: unpublish, then remove. */
@@ -291,7 +305,7 @@ Test(rhashtable_concurrent,
 	}
 	retire_flush(&rt);
 	wait_readers(base, 100, "the empty table");
-	for (i = 0; i < 30000 && rculist__load_once(g_ht.tbl->size) > 4; i++) {
+	for (i = 0; i < 30000 && table_size(&g_ht) > 4; i++) {
 		struct timespec ms = { 0, 1000000 };
 
 		rculist_thread_offline();
@@ -306,9 +320,10 @@ Test(rhashtable_concurrent,
 	cr_assert_eq(violations, 0, "%lu violations, the first: %s", violations,
 		     first_violation);
 	cr_assert_eq(g_ht.nelems, 0);
-	cr_assert_eq(g_ht.tbl->size, 4,
+	smallest = table_size(&g_ht);
+	cr_assert_eq(smallest, 4,
 		     "no progress: the table did not shrink back (%u buckets)",
-		     g_ht.tbl->size);
+		     smallest);
 	cr_assert_eq(q_poisoned, (unsigned long)n);
 	(void)smallest;
 	cds_rhashtable_destroy(&g_ht);
