@@ -87,20 +87,32 @@ void update_foo(int a, int b)
 }
 
 // P2545's comparison tables, the RCU column of each, unchanged but for
-// std:: -> rculist:: and the placeholders: Data's members (a value its
-// destructor poisons), Result.
+// std:: -> rculist:: and the placeholders: Data's members (one Value,
+// below), Result.
 using Result = int;
 constexpr int poisoned = -1;
 
-namespace intrusive {
-struct Data : rculist::rcu_obj_base<Data> { /* members */
-	int value;
-	explicit Data(int v) : value(v)
+// Data's one member in each table: an int that its destruction poisons.
+struct Value {
+	int v;
+	explicit Value(int v0) : v(v0)
 	{
 	}
-	~Data()
+	~Value()
 	{
-		value = poisoned;
+		v = poisoned;
+	}
+	operator int() const
+	{
+		return v;
+	}
+};
+
+namespace intrusive {
+struct Data : rculist::rcu_obj_base<Data> { /* members */
+	Value value;
+	explicit Data(int v) : value(v)
+	{
 	}
 };
 
@@ -127,13 +139,9 @@ void update(Data *newdata)
 
 namespace nonintrusive {
 struct Data { /* members */
-	int value;
+	Value value;
 	explicit Data(int v) : value(v)
 	{
-	}
-	~Data()
-	{
-		value = poisoned;
 	}
 };
 
@@ -160,13 +168,9 @@ void update(Data *newdata)
 
 namespace synchronous {
 struct Data { /* members */
-	int value;
+	Value value;
 	explicit Data(int v) : value(v)
 	{
-	}
-	~Data()
-	{
-		value = poisoned;
 	}
 };
 
@@ -244,7 +248,7 @@ long run_table(const char *style, std::atomic<Data *> &data_,
 	for (auto &t : readers)
 		t.join();
 	rculist::rcu_barrier();
-	Result last = reader_op([](Data *p) { return p->value; });
+	Result last = reader_op([](Data *p) -> Result { return p->value; });
 	delete data_.load();
 	std::cout << "P2545 table, " << style << " style: " << reads
 		  << " reads, last " << last << ", " << bad << " bad reads\n";
