@@ -90,6 +90,33 @@ static inline void rculist__cpu_relax(void)
 }
 
 /*
+ * Take bit 0 of the pointer at @word as a lock (acquire): spin while it
+ * is set, yield the CPU after 128 rounds (the holder may be preempted).
+ * A macro for the pointer's own type: hlist_bl heads and rhashtable
+ * buckets share it.
+ */
+#define rculist__bit0_lock(word)					\
+	do {								\
+		unsigned int spins_ = 0;				\
+		for (;;) {						\
+			__typeof__(*(word)) old_ =			\
+				rculist__load_once(*(word));		\
+			if (!((uintptr_t)old_ & RCULIST__BL_LOCK) &&	\
+			    __atomic_compare_exchange_n((word), &old_,	\
+				(__typeof__(old_))((uintptr_t)old_ |	\
+						   RCULIST__BL_LOCK),	\
+				1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))	\
+				break;					\
+			if (++spins_ >= 128) {				\
+				spins_ = 0;				\
+				sched_yield();				\
+			} else {					\
+				rculist__cpu_relax();			\
+			}						\
+		}							\
+	} while (0)
+
+/*
  * offsetof(@type, @member), refused at compile time unless @member is a
  * struct cds_hlist_bl_node (see RCULIST__MEMBER_OFFSETOF in compiler.h).
  */
@@ -236,23 +263,7 @@ static inline int cds_hlist_bl_empty(const struct cds_hlist_bl_head *head)
  */
 static inline void cds_hlist_bl_lock(struct cds_hlist_bl_head *head)
 {
-	unsigned int spins = 0;
-
-	for (;;) {
-		struct cds_hlist_bl_node *old = rculist__load_once(head->first);
-
-		if (!((uintptr_t)old & RCULIST__BL_LOCK) &&
-		    __atomic_compare_exchange_n(&head->first, &old,
-				(struct cds_hlist_bl_node *)((uintptr_t)old | RCULIST__BL_LOCK),
-				1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			return;
-		if (++spins >= 128) {
-			spins = 0;
-			sched_yield();
-		} else {
-			rculist__cpu_relax();
-		}
-	}
+	rculist__bit0_lock(&head->first);
 }
 
 /**

@@ -408,24 +408,7 @@ rculist__rht_ptr_rcu(struct cds_rhash_lock_head *const *bkt)
 /* Take the lock bit of @bkt (acquire); spins, yields after a while. */
 static inline void rculist__rht_lock(struct cds_rhash_lock_head **bkt)
 {
-	unsigned int spins = 0;
-
-	for (;;) {
-		struct cds_rhash_lock_head *old = rculist__load_once(*bkt);
-
-		if (!((uintptr_t)old & 1) &&
-		    __atomic_compare_exchange_n(
-			    bkt, &old,
-			    (struct cds_rhash_lock_head *)((uintptr_t)old | 1),
-			    1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-			return;
-		if (++spins >= 128) {
-			spins = 0;
-			sched_yield();
-		} else {
-			rculist__cpu_relax();
-		}
-	}
+	rculist__bit0_lock(bkt);
 }
 
 /* Release the lock of @bkt, its chain unchanged. */
