@@ -201,7 +201,7 @@ $(BENCH_B)/%/dq: bench/dq.c bench/measure.h $(LIBDIR_B)/librculist-%.so.$(VERSIO
 # ... lookups/s=<n>M lookups/cpu-s=<n>M hits=<%> updates/s=<n>M
 # bytes/elem=<n> others=<cores>`.  Section hash of bench-full (quick in
 # check-bench: 4096 keys, 0.02 s a case).
-$(BENCH_B)/%/hash: bench/hash.c bench/keys.h $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+$(BENCH_B)/%/hash: bench/hash.c bench/keys.h bench/measure.h bench/workers.h $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(BENCH_CC) $(call bench_urcu_flags,$*) $< -o $@ $(LDFLAGS) -L$(LIBDIR_B) \

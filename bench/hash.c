@@ -46,6 +46,8 @@
 
 #include "keys.h"
 
+#include "measure.h"
+
 /* liburcu's flavour structure, urcu_<BENCH_FLAVOR>_flavor */
 #define HASH_CAT2(a, b, c) a##b##c
 #define HASH_CAT(a, b, c)  HASH_CAT2(a, b, c)
@@ -54,8 +56,7 @@
 /* liburcu's container_of casts away const (clang -Wcast-qual): theirs. */
 #pragma GCC diagnostic ignored "-Wcast-qual"
 
-#define HASH_BITS   16
-#define MAX_READERS 2
+#define HASH_BITS 16
 
 enum impl { RCULIST, LFHT, LFHT_RESIZE, RWLOCK, NIMPL };
 static const char *const impl_name[NIMPL] = {
@@ -96,6 +97,8 @@ static pthread_mutex_t update_lock = PTHREAD_MUTEX_INITIALIZER;
 static enum impl cur;
 static unsigned long nkeys;
 static int stop;
+
+#include "workers.h"
 
 static int lfht_match(struct cds_lfht_node *node, const void *key)
 {
@@ -230,112 +233,9 @@ static void replace(unsigned long key)
 	}
 }
 
-/* One thread's counts, alone on its cache line. */
-struct worker {
-	pthread_t tid;
-	unsigned long long seed;
-	unsigned long ops, hits;
-	double cpu; /* the thread's CPU seconds */
-	char pad[64];
-};
-
-static struct worker readers[MAX_READERS], updater;
-
 static int uses_rcu(void)
 {
 	return cur != RWLOCK;
-}
-
-/* CPU seconds the calling thread has used. */
-static double thread_cpu(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_THREAD, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-}
-
-static void *reader_main(void *arg)
-{
-	struct worker *me = arg;
-	unsigned long ops = 0, hits = 0;
-	double cpu0 = thread_cpu();
-	int i;
-
-	if (uses_rcu())
-		rculist_register_thread();
-	/* One batch at least: a reader started late still looks up. */
-	do {
-		for (i = 0; i < 256; i++)
-			hits += (unsigned long)lookup(
-				key_of(next_rand(&me->seed) % nkeys));
-		ops += 256;
-		if (uses_rcu())
-			rculist_quiescent_state();
-	} while (!__atomic_load_n(&stop, __ATOMIC_RELAXED));
-	if (uses_rcu())
-		rculist_unregister_thread();
-	me->ops = ops;
-	me->hits = hits;
-	me->cpu = thread_cpu() - cpu0;
-	return NULL;
-}
-
-static void *updater_main(void *arg)
-{
-	struct worker *me = arg;
-	unsigned long ops = 0;
-
-	if (uses_rcu())
-		rculist_register_thread();
-	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
-		replace(key_of(next_rand(&me->seed) % nkeys));
-		if (!(++ops % 64) && uses_rcu())
-			rculist_quiescent_state();
-	}
-	if (uses_rcu())
-		rculist_unregister_thread();
-	me->ops = ops;
-	return NULL;
-}
-
-/* Bytes malloc has handed out and not had back, over every arena. */
-static double heap_in_use(void)
-{
-	struct mallinfo2 mi = mallinfo2();
-
-	return (double)mi.uordblks + (double)mi.hblkhd;
-}
-
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* CPU seconds: the machine's busy time (/proc/stat) minus this process's. */
-static double others_cpu(void)
-{
-	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal = 0;
-	double mine;
-	struct rusage ru;
-	FILE *f = fopen("/proc/stat", "r");
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user,
-		   &nice, &sys, &idle, &iowait, &irq, &softirq, &steal) < 7)
-		user = nice = sys = irq = softirq = 0;
-	fclose(f);
-	getrusage(RUSAGE_SELF, &ru);
-	mine = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-	return (double)(user + nice + sys + irq + softirq + steal) /
-		       (double)sysconf(_SC_CLK_TCK) -
-	       mine;
 }
 
 /* Build the table of @impl with every key; the bytes it took per key. */
@@ -427,47 +327,14 @@ static void teardown(void)
 
 static void run_case(int nreaders, int with_updater, double secs, double bytes)
 {
-	unsigned long lookups = 0, hits = 0;
-	double t0, t1, o0, cpu = 0;
-	int i;
+	struct case_result r = run_workers(nreaders, with_updater, secs);
 
-	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
-	updater.ops = 0;
-	o0 = others_cpu();
-	t0 = wall_now();
-	for (i = 0; i < nreaders; i++) {
-		readers[i].seed =
-			0x2545f4914f6cdd1dULL * (unsigned long long)(i + 1);
-		if (pthread_create(&readers[i].tid, NULL, reader_main,
-				   &readers[i]))
-			abort();
-	}
-	updater.seed = 0x9e3779b97f4a7c15ULL;
-	if (with_updater &&
-	    pthread_create(&updater.tid, NULL, updater_main, &updater))
-		abort();
-	usleep((useconds_t)(secs * 1e6));
-	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < nreaders; i++) {
-		pthread_join(readers[i].tid, NULL);
-		lookups += readers[i].ops;
-		hits += readers[i].hits;
-		cpu += readers[i].cpu;
-	}
-	if (with_updater)
-		pthread_join(updater.tid, NULL);
-	t1 = wall_now();
-	if (uses_rcu())
-		rculist_rcu_barrier(); /* free what the updater retired, untimed */
 	printf("hash: impl=%s flavor=%s buckets=%lu keys=%lu readers=%d updater=%d "
 	       "lookups/s=%.2fM lookups/cpu-s=%.2fM hits=%.1f%% updates/s=%.2fM "
 	       "bytes/elem=%.1f others=%.2f\n",
 	       impl_name[cur], rculist_flavor_name(), 1UL << HASH_BITS, nkeys,
-	       nreaders, with_updater, (double)lookups / (t1 - t0) / 1e6,
-	       cpu > 0 ? (double)lookups / cpu / 1e6 : 0.0,
-	       lookups ? 100.0 * (double)hits / (double)lookups : 0.0,
-	       (double)updater.ops / (t1 - t0) / 1e6, bytes,
-	       (others_cpu() - o0) / (t1 - t0));
+	       nreaders, with_updater, r.lookups_s, r.lookups_cpu_s, r.hits_pct,
+	       r.updates_s, bytes, r.others);
 	fflush(stdout);
 }
 

@@ -57,8 +57,6 @@
 /* liburcu's container_of casts away const (clang -Wcast-qual): theirs. */
 #pragma GCC diagnostic ignored "-Wcast-qual"
 
-#define MAX_READERS 2
-
 enum impl { RHT, LFHT, NIMPL };
 static const char *const impl_name[NIMPL] = { "rhashtable", "rculfhash-resize" };
 
@@ -87,6 +85,8 @@ static struct cds_lfht *lfht;
 static enum impl cur;
 static unsigned long nkeys;
 static int stop;
+
+#include "workers.h"
 
 static int lfht_match(struct cds_lfht_node *node, const void *key)
 {
@@ -171,68 +171,9 @@ static void replace(unsigned long key)
 		rculist_free_rcu(l, rcu);
 }
 
-struct worker {
-	pthread_t tid;
-	unsigned long long seed;
-	unsigned long ops, hits;
-	double cpu;
-	char pad[64];
-};
-
-static struct worker readers[MAX_READERS], updater;
-
-static double thread_cpu(void)
+static int uses_rcu(void)
 {
-	struct rusage ru;
-
-	getrusage(RUSAGE_THREAD, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-}
-
-static void *reader_main(void *arg)
-{
-	struct worker *me = arg;
-	unsigned long ops = 0, hits = 0;
-	double cpu0 = thread_cpu();
-	int i;
-
-	rculist_register_thread();
-	do { /* one batch at least, however late the thread starts */
-		for (i = 0; i < 256; i++)
-			hits += (unsigned long)lookup(
-				key_of(next_rand(&me->seed) % nkeys));
-		ops += 256;
-		rculist_quiescent_state();
-	} while (!__atomic_load_n(&stop, __ATOMIC_RELAXED));
-	rculist_unregister_thread();
-	me->ops = ops;
-	me->hits = hits;
-	me->cpu = thread_cpu() - cpu0;
-	return NULL;
-}
-
-static void *updater_main(void *arg)
-{
-	struct worker *me = arg;
-	unsigned long ops = 0;
-
-	rculist_register_thread();
-	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
-		replace(key_of(next_rand(&me->seed) % nkeys));
-		if (!(++ops % 64))
-			rculist_quiescent_state();
-	}
-	rculist_unregister_thread();
-	me->ops = ops;
-	return NULL;
-}
-
-static double heap_in_use(void)
-{
-	struct mallinfo2 mi = mallinfo2();
-
-	return (double)mi.uordblks + (double)mi.hblkhd;
+	return 1;
 }
 
 /* Wait until cds_rhashtable's rehash thread has sized the table. */
@@ -339,48 +280,15 @@ static void teardown(void)
 
 static void run_case(int nreaders, int with_updater, double secs, double bytes)
 {
-	unsigned long lookups = 0, hits = 0;
-	struct bench_others o;
-	double t0, t1, cpu = 0;
-	int i;
+	struct case_result r = run_workers(nreaders, with_updater, secs);
 
-	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
-	updater.ops = 0;
-	o = bench_others_start();
-	t0 = bench_now();
-	for (i = 0; i < nreaders; i++) {
-		readers[i].seed =
-			0x2545f4914f6cdd1dULL * (unsigned long long)(i + 1);
-		if (pthread_create(&readers[i].tid, NULL, reader_main,
-				   &readers[i]))
-			abort();
-	}
-	updater.seed = 0x9e3779b97f4a7c15ULL;
-	if (with_updater &&
-	    pthread_create(&updater.tid, NULL, updater_main, &updater))
-		abort();
-	usleep((useconds_t)(secs * 1e6));
-	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < nreaders; i++) {
-		pthread_join(readers[i].tid, NULL);
-		lookups += readers[i].ops;
-		hits += readers[i].hits;
-		cpu += readers[i].cpu;
-	}
-	if (with_updater)
-		pthread_join(updater.tid, NULL);
-	t1 = bench_now();
 	printf("rhash: impl=%s flavor=%s keys=%lu readers=%d updater=%d "
 	       "lookups/s=%.2fM lookups/cpu-s=%.2fM hits=%.1f%% updates/s=%.2fM "
 	       "bytes/elem=%.1f others=%.2f\n",
 	       impl_name[cur], rculist_flavor_name(), nkeys, nreaders,
-	       with_updater, (double)lookups / (t1 - t0) / 1e6,
-	       cpu > 0 ? (double)lookups / cpu / 1e6 : 0.0,
-	       lookups ? 100.0 * (double)hits / (double)lookups : 0.0,
-	       (double)updater.ops / (t1 - t0) / 1e6, bytes,
-	       bench_others_cores(&o));
+	       with_updater, r.lookups_s, r.lookups_cpu_s, r.hits_pct,
+	       r.updates_s, bytes, r.others);
 	fflush(stdout);
-	rculist_rcu_barrier(); /* free what the updater retired, untimed */
 }
 
 int main(int argc, char **argv)

@@ -13,7 +13,7 @@
 # every line of every flavour and, without an updater, every lookup to
 # find its key (hits=100.0%).  Its binaries: bench.mk's RHASH_BENCH_BINS.
 
-$(BENCH_B)/%/rhash: bench/rhash.c bench/keys.h bench/measure.h include/rculist/rhashtable.h $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+$(BENCH_B)/%/rhash: bench/rhash.c bench/keys.h bench/measure.h bench/workers.h include/rculist/rhashtable.h $(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(BENCH_CC) $(call bench_urcu_flags,$*) $< -o $@ $(LDFLAGS) -L$(LIBDIR_B) \
