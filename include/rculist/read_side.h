@@ -209,6 +209,32 @@ static inline void rculist__rs_fenced_store(unsigned long off, unsigned long v)
 }
 
 /*
+ * memb's store to the thread's counter at offset off (v may change).  On
+ * x86-64 it is patched when the module is loaded, as the dispatch sites
+ * are (core/jump.h): a mov (opcode 0x89) under memb, an exchange (0x87,
+ * the same length, a full memory barrier before and after) when the
+ * flavour's barriers are needed (mb, memb without sys_membarrier), so
+ * that mb runs memb's code with nothing more than the exchange: where
+ * liburcu has a store and a fence, one instruction.  Its entry in section
+ * rculist_xchg (an offset from the entry) names the instruction.  The
+ * sites of a kind FENCED go to memb's label only once every store of
+ * their module is an exchange; else to the fenced label below.
+ */
+#if RCULIST__RS_INLINE && defined(__x86_64__)
+#define RCULIST__RS_STORE(off, v)                                    \
+	__asm__ __volatile__("882:\tmovq %0, %%fs:(%1)\n"            \
+			     "\t.pushsection rculist_xchg, \"a?\"\n" \
+			     "\t.balign 4\n"                         \
+			     "\t.long 882b - .\n"                    \
+			     "\t.popsection"                         \
+			     : "+r"(v)                               \
+			     : "r"(off)                              \
+			     : "memory")
+#else
+#define RCULIST__RS_STORE(off, v) (*RCULIST__RS_TLS(off) = (v))
+#endif
+
+/*
  * liburcu's lock of memb and mb on the thread's counter (at offset off):
  * a new outermost section takes the grace-period counter, a nested one
  * counts one more.
@@ -216,14 +242,15 @@ static inline void rculist__rs_fenced_store(unsigned long off, unsigned long v)
 static inline void rculist__rs_lock(unsigned long off, int fence)
 {
 	rculist__rs_tls_word *ctr = RCULIST__RS_TLS(off);
-	unsigned long tmp = *ctr;
+	unsigned long tmp = *ctr, gp;
 
 	RCULIST__RS_BARRIER();
 	if (__builtin_expect(!(tmp & RCULIST__RS_NEST), 1)) {
+		gp = *RCULIST__RS_GP();
 		if (fence)
-			rculist__rs_fenced_store(off, *RCULIST__RS_GP());
+			rculist__rs_fenced_store(off, gp);
 		else
-			*ctr = *RCULIST__RS_GP();
+			RCULIST__RS_STORE(off, gp);
 	} else {
 		*ctr = tmp + 1;
 	}
@@ -319,17 +346,24 @@ struct rculist__jump_site {
 };
 /*
  * Patches the sites of one module (executable, shared object) to the
- * loaded flavour's labels; idempotent, the sites it does not know left
- * alone.  Exported by every flavour library; named weakly, so that a
- * program including <rculist.h> for the lists alone links without it.
+ * loaded flavour's labels, and its counter stores (section rculist_xchg,
+ * RCULIST__RS_STORE()) to exchanges where the flavour needs barriers;
+ * idempotent, the sites it does not know left alone.  Exported by every
+ * flavour library; named weakly, so that a program including <rculist.h>
+ * for the lists alone links without it.
  */
-void rculist__jump_patch_v1(const struct rculist__jump_site *start,
-			    const struct rculist__jump_site *stop)
+void rculist__jump_patch_v2(const struct rculist__jump_site *start,
+			    const struct rculist__jump_site *stop,
+			    const int *xchg_start, const int *xchg_stop)
 	__attribute__((weak));
-/* The linker's bounds of this module's section (hidden: its own). */
+/* The linker's bounds of this module's sections (hidden: its own). */
 extern const struct rculist__jump_site __start_rculist_jump[]
 	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__jump_site __stop_rculist_jump[]
+	__attribute__((weak, visibility("hidden")));
+extern const int __start_rculist_xchg[]
+	__attribute__((weak, visibility("hidden")));
+extern const int __stop_rculist_xchg[]
 	__attribute__((weak, visibility("hidden")));
 /*
  * One per module (weak and hidden: the linker keeps one of the copies
@@ -349,9 +383,10 @@ void rculist__jump_module(void)
 	__attribute__((constructor, weak, visibility("hidden")));
 void rculist__jump_module(void)
 {
-	if (rculist__jump_patch_v1 && !rculist__jump_done) {
+	if (rculist__jump_patch_v2 && !rculist__jump_done) {
 		rculist__jump_done = 1;
-		rculist__jump_patch_v1(__start_rculist_jump, __stop_rculist_jump);
+		rculist__jump_patch_v2(__start_rculist_jump, __stop_rculist_jump,
+				       __start_rculist_xchg, __stop_rculist_xchg);
 	}
 }
 #endif
@@ -368,10 +403,10 @@ rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 	volatile unsigned long *ctr;
 
 	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
-qsbr:
-	return;
 memb:
 	rculist__rs_lock(RCULIST__RS_WORD(reader), 0);
+	return;
+qsbr:
 	return;
 bp:
 	ctr = RCULIST__RS_BP_SLOT();
@@ -401,7 +436,7 @@ slow:
 static inline __attribute__((always_inline)) void
 rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 {
-	unsigned long off, tmp;
+	unsigned long off, tmp, nv;
 	volatile unsigned long *ctr;
 
 	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
@@ -409,12 +444,15 @@ memb:
 	/*
 	 * With sys_membarrier the barriers are the compiler's only; the
 	 * futex is read first, the nesting tested only while a grace
-	 * period waits.
+	 * period waits.  mb (patched): the store is an exchange, the full
+	 * barriers liburcu puts around the outermost unlock's store, before
+	 * the futex is read.
 	 */
 	off = RCULIST__RS_WORD(reader);
 	tmp = *RCULIST__RS_TLS(off);
 	RCULIST__RS_BARRIER();
-	*RCULIST__RS_TLS(off) = tmp - 1;
+	nv = tmp - 1;
+	RCULIST__RS_STORE(off, nv);
 	RCULIST__RS_BARRIER();
 	if (RCULIST__RS_GP_WAITS() && (tmp & RCULIST__RS_NEST) == 1)
 		rculist__read_side_wake();
