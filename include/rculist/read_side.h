@@ -168,38 +168,76 @@ RCULIST__END_DECLS
 #define RCULIST__RS_GP()   ((const volatile unsigned long *)RCULIST__RS_WORD(gp))
 
 /*
- * The calling thread's word at offset off in the static TLS block: %fs
- * relative where the compiler has the address space (C on x86-64), from
- * the thread pointer otherwise.
+ * The calling thread's word at offset off in the static TLS block.  On
+ * x86-64 read and written in assembly, %fs relative, so that C and C++
+ * compile the same instructions (C++ has no __seg_fs); elsewhere from
+ * the thread pointer.
  */
-#if RCULIST__RS_INLINE && defined(__SEG_FS) && !defined(__cplusplus) && \
-	!defined(__STRICT_ANSI__)
-typedef volatile unsigned long __seg_fs rculist__rs_tls_word;
-#define RCULIST__RS_TLS(off) ((rculist__rs_tls_word *)(off))
+#define RCULIST__RS_TLS(off)                                             \
+	((volatile unsigned long *)((char *)__builtin_thread_pointer() + \
+				    (long)(off)))
+#if RCULIST__RS_INLINE && defined(__x86_64__)
+#define RCULIST__RS_ASM 1
+static inline __attribute__((always_inline)) unsigned long
+rculist__rs_get(unsigned long off)
+{
+	unsigned long v;
+
+	__asm__ __volatile__("movq %%fs:(%1), %0" : "=r"(v) : "r"(off));
+	return v;
+}
+static inline __attribute__((always_inline)) void
+rculist__rs_put(unsigned long off, unsigned long v)
+{
+	__asm__ __volatile__("movq %0, %%fs:(%1)" ::"r"(v), "r"(off));
+}
 #else
-typedef volatile unsigned long rculist__rs_tls_word;
-#define RCULIST__RS_TLS(off)                                           \
-	((rculist__rs_tls_word *)((char *)__builtin_thread_pointer() + \
-				  (long)(off)))
+#define RCULIST__RS_ASM		0
+#define rculist__rs_get(off)	(*RCULIST__RS_TLS(off))
+#define rculist__rs_put(off, v) (*RCULIST__RS_TLS(off) = (v))
 #endif
 #define RCULIST__RS_BARRIER() __asm__ __volatile__("" ::: "memory")
+
+/*
+ * memb and mb: whether liburcu registered the thread whose reader is at
+ * off (its reader's registered bit, in the byte RCULIST__RS_REG_OFF past
+ * the counter: after the registry node, aligned to liburcu's cache line,
+ * and the thread id).  The library checks the place when it is built and
+ * when it is loaded.  A thread not registered takes the library's lock.
+ */
+#if defined(__x86_64__)
+#define RCULIST__RS_REG_OFF 152 /* CAA_CACHE_LINE_SIZE 128 */
+#else
+#define RCULIST__RS_REG_OFF 88 /* CAA_CACHE_LINE_SIZE 64 */
+#endif
+#if RCULIST__RS_ASM
+static inline __attribute__((always_inline)) int
+rculist__rs_registered(unsigned long off)
+{
+	int unreg;
+
+	__asm__ __volatile__("testb $1, %%fs:%c1(%2)"
+			     : "=@ccz"(unreg)
+			     : "i"(RCULIST__RS_REG_OFF), "r"(off));
+	return !unreg;
+}
+#else
+#define rculist__rs_registered(off)                                                \
+	(*((volatile unsigned char *)RCULIST__RS_TLS(off) + RCULIST__RS_REG_OFF) & \
+	 1)
+#endif
 
 /*
  * Store v to the thread's counter at offset off with full memory
  * barriers before and after (x86: one exchange, itself a full barrier).
  */
-static inline void rculist__rs_fenced_store(unsigned long off, unsigned long v)
+static inline __attribute__((always_inline)) void
+rculist__rs_fenced_store(unsigned long off, unsigned long v)
 {
-#if defined(__x86_64__) && defined(__SEG_FS) && !defined(__cplusplus) && \
-	!defined(__STRICT_ANSI__)
+#if RCULIST__RS_ASM
 	__asm__ __volatile__("xchgq %0, %%fs:(%1)"
 			     : "+r"(v)
 			     : "r"(off)
-			     : "memory");
-#elif defined(__x86_64__)
-	__asm__ __volatile__("xchgq %0, (%1)"
-			     : "+r"(v)
-			     : "r"(RCULIST__RS_TLS(off))
 			     : "memory");
 #else
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -220,7 +258,7 @@ static inline void rculist__rs_fenced_store(unsigned long off, unsigned long v)
  * sites of a kind FENCED go to memb's label only once every store of
  * their module is an exchange; else to the fenced label below.
  */
-#if RCULIST__RS_INLINE && defined(__x86_64__)
+#if RCULIST__RS_ASM
 #define RCULIST__RS_STORE(off, v)                                    \
 	__asm__ __volatile__("882:\tmovq %0, %%fs:(%1)\n"            \
 			     "\t.pushsection rculist_xchg, \"a?\"\n" \
@@ -231,28 +269,35 @@ static inline void rculist__rs_fenced_store(unsigned long off, unsigned long v)
 			     : "r"(off)                              \
 			     : "memory")
 #else
-#define RCULIST__RS_STORE(off, v) (*RCULIST__RS_TLS(off) = (v))
+#define RCULIST__RS_STORE(off, v) rculist__rs_put(off, v)
 #endif
 
 /*
  * liburcu's lock of memb and mb on the thread's counter (at offset off):
  * a new outermost section takes the grace-period counter, a nested one
- * counts one more.
+ * counts one more; an outermost one in a thread liburcu has not
+ * registered calls first() instead (the library's lock; C++: which
+ * registers the thread first).
  */
-static inline void rculist__rs_lock(unsigned long off, int fence)
+static inline __attribute__((always_inline)) void
+rculist__rs_lock(unsigned long off, unsigned long gpw, int fence,
+		 void (*first)(void))
 {
-	rculist__rs_tls_word *ctr = RCULIST__RS_TLS(off);
-	unsigned long tmp = *ctr, gp;
+	unsigned long tmp = rculist__rs_get(off), gp;
 
 	RCULIST__RS_BARRIER();
 	if (__builtin_expect(!(tmp & RCULIST__RS_NEST), 1)) {
-		gp = *RCULIST__RS_GP();
+		if (__builtin_expect(!rculist__rs_registered(off), 0)) {
+			first();
+			return;
+		}
+		gp = *(const volatile unsigned long *)gpw;
 		if (fence)
 			rculist__rs_fenced_store(off, gp);
 		else
 			RCULIST__RS_STORE(off, gp);
 	} else {
-		*ctr = tmp + 1;
+		rculist__rs_put(off, tmp + 1);
 	}
 	RCULIST__RS_BARRIER();
 }
@@ -272,7 +317,7 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
 
 /* bp's registry slot, its counter first (null: not registered yet). */
 #define RCULIST__RS_BP_SLOT() \
-	((volatile unsigned long *)*RCULIST__RS_TLS(RCULIST__RS_WORD(reader)))
+	((volatile unsigned long *)rculist__rs_get(RCULIST__RS_WORD(reader)))
 
 /*
  * A dispatch site: goes to label memb, qsbr, bp or fenced (mb) by the
@@ -394,29 +439,34 @@ RCULIST__END_DECLS
 #endif
 
 /*
- * Declared to clang's thread-safety analysis as the library's calls: the
- * tests of the kind would otherwise hide the section from it.
+ * The lock, for C and C++ (<rculist/rcu.hpp>): first() is what a thread
+ * rculist has not seen registered (bp: whose registry slot is null) calls
+ * instead, qsbr() what qsbr does (C: nothing).
  */
 static inline __attribute__((always_inline)) void
-rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
+rculist__rs_read_lock(void (*first)(void),
+		      void (*qsbr_lock)(void)) RCULIST_NO_RCU_ANALYSIS
 {
 	volatile unsigned long *ctr;
+	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
 
 	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
 memb:
-	rculist__rs_lock(RCULIST__RS_WORD(reader), 0);
+	rculist__rs_lock(off, gpw, 0, first);
 	return;
 qsbr:
+	if (qsbr_lock)
+		qsbr_lock();
 	return;
 bp:
 	ctr = RCULIST__RS_BP_SLOT();
 	if (__builtin_expect(ctr != 0, 1))
 		rculist__rs_lock_bp(ctr);
 	else
-		rculist_read_lock(); /* registers the thread */
+		first(); /* registers the thread */
 	return;
 fenced:
-	rculist__rs_lock(RCULIST__RS_WORD(reader), 1);
+	rculist__rs_lock(off, gpw, 1, first);
 	return;
 slow:
 	RCULIST__RS_COLD;
@@ -424,19 +474,28 @@ slow:
 }
 
 /*
+ * Declared to clang's thread-safety analysis as the library's calls: the
+ * tests of the kind would otherwise hide the section from it.
+ */
+static inline __attribute__((always_inline)) void
+rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
+{
+	rculist__rs_read_lock(rculist_read_lock, 0);
+}
+
+/*
  * memb and mb: a grace period waits on the futex after its counter.  Read
  * once, after a barrier: not volatile, so that the compiler compares it in
  * memory, as liburcu's code does.
  */
-#define RCULIST__RS_GP_WAITS()                                        \
-	__builtin_expect(*(const int *)(RCULIST__RS_WORD(gp) +        \
-					sizeof(unsigned long)) == -1, \
-			 0)
+#define RCULIST__RS_GP_WAITS(gpw) \
+	__builtin_expect(*(const int *)((gpw) + sizeof(unsigned long)) == -1, 0)
 
+/* The unlock, for C and C++: qsbr() what qsbr does (C: nothing). */
 static inline __attribute__((always_inline)) void
-rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
+rculist__rs_read_unlock(void (*qsbr_unlock)(void)) RCULIST_NO_RCU_ANALYSIS
 {
-	unsigned long off, tmp, nv;
+	unsigned long off, gpw, tmp, nv;
 	volatile unsigned long *ctr;
 
 	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
@@ -449,15 +508,18 @@ memb:
 	 * the futex is read.
 	 */
 	off = RCULIST__RS_WORD(reader);
-	tmp = *RCULIST__RS_TLS(off);
+	gpw = RCULIST__RS_WORD(gp);
+	tmp = rculist__rs_get(off);
 	RCULIST__RS_BARRIER();
 	nv = tmp - 1;
 	RCULIST__RS_STORE(off, nv);
 	RCULIST__RS_BARRIER();
-	if (RCULIST__RS_GP_WAITS() && (tmp & RCULIST__RS_NEST) == 1)
+	if (RCULIST__RS_GP_WAITS(gpw) && (tmp & RCULIST__RS_NEST) == 1)
 		rculist__read_side_wake();
 	return;
 qsbr:
+	if (qsbr_unlock)
+		qsbr_unlock();
 	return;
 bp:
 	/* Not null: the section's lock registered the thread. */
@@ -469,19 +531,26 @@ bp:
 	return;
 fenced:
 	off = RCULIST__RS_WORD(reader);
-	tmp = *RCULIST__RS_TLS(off);
+	gpw = RCULIST__RS_WORD(gp);
+	tmp = rculist__rs_get(off);
 	if ((tmp & RCULIST__RS_NEST) == 1) {
 		rculist__rs_fenced_store(off, tmp - 1);
-		if (RCULIST__RS_GP_WAITS())
+		if (RCULIST__RS_GP_WAITS(gpw))
 			rculist__read_side_wake();
 	} else {
-		*RCULIST__RS_TLS(off) = tmp - 1;
+		rculist__rs_put(off, tmp - 1);
 	}
 	RCULIST__RS_BARRIER();
 	return;
 slow:
 	RCULIST__RS_COLD;
 	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_unlock());
+}
+
+static inline __attribute__((always_inline)) void
+rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
+{
+	rculist__rs_read_unlock(0);
 }
 
 /*
