@@ -132,6 +132,75 @@ unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 }
 
 /*
+ * On the default link (<rculist/read_side.h>'s inline read side, not in
+ * debug mode) lock() and unlock() are the C read side's own code, site
+ * for site: memb, bp and mb cost what rculist_read_lock() and
+ * rculist_read_unlock() cost.  They differ only in what the C code calls
+ * in a thread liburcu has not registered (memb, mb: at an outermost lock;
+ * bp: whose registry slot is null): lock_first() registers it, then
+ * takes the library's lock.  qsbr's label goes online inline at the
+ * outermost lock of a thread registered here, offline at its outermost
+ * unlock (no library call but the wake of a waiting grace period); a
+ * thread the C API registered pays two comparisons.
+ */
+#if defined(RCULIST_READ_SIDE_H) && RCULIST__RS_INLINE && \
+	!defined(RCULIST_DEBUG)
+#define RCULIST__CXX_INLINE 1
+extern "C" void rculist__lib_read_lock() noexcept __asm__("rculist_read_lock");
+
+[[gnu::noinline, gnu::cold]] inline void lock_first() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist_register_thread(); /* nothing if registered already */
+	rculist__lib_read_lock();
+}
+
+/* qsbr: the thread's reader counter set as liburcu's online/offline do. */
+[[gnu::always_inline]] inline void qsbr_go_online() noexcept
+{
+	unsigned long gp = *(const volatile unsigned long *)RCULIST__RS_WORD(gp);
+
+	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), gp);
+	rculist__qs_ctr = gp;
+}
+
+[[gnu::always_inline]] inline void qsbr_go_offline() noexcept
+{
+	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), 0);
+	rculist__qs_ctr = 0;
+	if (RCULIST__RS_GP_WAITS(RCULIST__RS_WORD(gp)))
+		rculist__read_side_wake();
+}
+
+[[gnu::always_inline, gnu::cold]] inline void
+qsbr_lock() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	thread_state &t = tls;
+
+	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
+		if (t.depth++ == 0)
+			qsbr_go_online();
+	} else if (t.mode != qsbr_c) {
+		lock_slow(t);
+	}
+}
+
+[[gnu::always_inline, gnu::cold]] inline void
+qsbr_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	thread_state &t = tls;
+
+	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
+		if (--t.depth == 0)
+			qsbr_go_offline();
+	} else if (t.mode != qsbr_c) {
+		unlock_slow(t);
+	}
+}
+#else
+#define RCULIST__CXX_INLINE 0
+#endif
+
+/*
  * Debug mode (-DRCULIST_DEBUG): a reader's walk reports, at the caller's
  * line, a walk outside a region, as the C iterators do.
  */
@@ -401,12 +470,16 @@ class rcu_domain {
 
 	void lock() noexcept RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 	{
+#if RCULIST__CXX_INLINE
+		rculist__rs_read_lock(detail::lock_first, detail::qsbr_lock);
+#else
 		detail::thread_state &t = detail::tls;
 
 		if (RCULIST__LIKELY(t.mode == detail::calls))
 			detail::read_lock();
 		else
 			detail::lock_slow(t);
+#endif
 	}
 	bool try_lock() noexcept
 		RCULIST__TSA(try_acquire_shared_capability(true, rculist_rcu))
@@ -417,12 +490,16 @@ class rcu_domain {
 	}
 	void unlock() noexcept RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 	{
+#if RCULIST__CXX_INLINE
+		rculist__rs_read_unlock(detail::qsbr_unlock);
+#else
 		detail::thread_state &t = detail::tls;
 
 		if (RCULIST__LIKELY(t.mode == detail::calls))
 			detail::read_unlock();
 		else
 			detail::unlock_slow(t);
+#endif
 	}
 
     private:

@@ -361,8 +361,10 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
  */
 #if RCULIST__RS_PATCH && defined(__GNUC__) && !defined(__clang__)
 #define RCULIST__RS_COLD __attribute__((cold))
+#define RCULIST__RS_HOT	 __attribute__((hot))
 #else
 #define RCULIST__RS_COLD
+#define RCULIST__RS_HOT
 #endif
 
 /* What a site's slow path does: the kind tested, the library called. */
@@ -450,13 +452,17 @@ rculist__rs_read_lock(void (*first)(void),
 	volatile unsigned long *ctr;
 	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
 
-	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+	if (qsbr_lock) /* C++: qsbr's code out of the way of the others' */
+		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
+	else
+		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
 memb:
+	RCULIST__RS_HOT;
 	rculist__rs_lock(off, gpw, 0, first);
 	return;
 qsbr:
 	if (qsbr_lock)
-		qsbr_lock();
+		goto qsbr_hook;
 	return;
 bp:
 	ctr = RCULIST__RS_BP_SLOT();
@@ -471,6 +477,10 @@ fenced:
 slow:
 	RCULIST__RS_COLD;
 	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_lock());
+	return;
+qsbr_hook:
+	RCULIST__RS_COLD;
+	qsbr_lock();
 }
 
 /*
@@ -498,7 +508,10 @@ rculist__rs_read_unlock(void (*qsbr_unlock)(void)) RCULIST_NO_RCU_ANALYSIS
 	unsigned long off, gpw, tmp, nv;
 	volatile unsigned long *ctr;
 
-	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+	if (qsbr_unlock)
+		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
+	else
+		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
 memb:
 	/*
 	 * With sys_membarrier the barriers are the compiler's only; the
@@ -519,7 +532,7 @@ memb:
 	return;
 qsbr:
 	if (qsbr_unlock)
-		qsbr_unlock();
+		goto qsbr_hook;
 	return;
 bp:
 	/* Not null: the section's lock registered the thread. */
@@ -545,6 +558,10 @@ fenced:
 slow:
 	RCULIST__RS_COLD;
 	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_unlock());
+	return;
+qsbr_hook:
+	RCULIST__RS_COLD;
+	qsbr_unlock();
 }
 
 static inline __attribute__((always_inline)) void
