@@ -17,11 +17,13 @@
  *   list_add_rcu<&T::link>(e, head)... typed updates
  *
  * No registration in user code: a thread is registered with the flavour
- * at its first rcu_domain::lock() and unregistered at thread exit by the
- * library's own exit hook.  Under qsbr a thread that the C++ interface
- * registered is online only while it holds the domain: outermost lock()
- * calls rculist_thread_online(), outermost unlock() rculist_thread_offline(),
- * so it never holds up a grace period outside its regions.  A thread
+ * at its first rcu_domain::lock() (memb, mb: at an outermost lock() in a
+ * thread liburcu has not registered) and unregistered at thread exit by
+ * the library's own exit hook.  Under qsbr a thread that the C++
+ * interface registered is online only while it holds the domain:
+ * outermost lock() goes online as rculist_thread_online() does, outermost
+ * unlock() offline (inline), so it never holds up a grace period outside
+ * its regions.  A thread
  * that the C API registered (online or inside a C section at its first
  * lock()) keeps its own scheme; see rculist-cxx(7).
  */
