@@ -65,6 +65,8 @@ struct bench_side {
 	void (*quiescent)(void);
 	bench_lookup_fn list_lookup;
 	bench_lookup_fn hash_lookup;
+	/* hash_lookup with a quiescent state after every lookup */
+	bench_lookup_fn hash_lookup_qs;
 	bench_lookup_fn sections; /* n empty read-side sections */
 	/* Replace the element @old by @newe, which has @old's key. */
 	void (*list_replace)(struct bench_data *d, struct elem *old,

@@ -86,7 +86,20 @@ $(BENCH_B)/%/poll: bench/poll.c bench/measure.h $(LIBDIR_B)/librculist-%.so.$(VE
 bench-poll: $(BENCH_POLL_BINS) ## What polled grace periods cost, per flavour (part of make bench)
 	$(call BENCH_ONE,poll)
 
-bench-instructions: bench-build ## Callgrind instructions per lookup and per update, rculist beside liburcu inline
+# Instruction counts compare code, not its placement: the same binaries
+# built without code alignment (BENCH_NOPAD, in $(B)/bench-instr), so that
+# no side executes the no-ops the compiler pads a loop or label with (up
+# to 9 per lookup with BENCH_ALIGN, different on each side: where the
+# side's code ends).  The no-ops of rculist's own patched sites are
+# instructions of its code and are counted.  bench-instructions-aligned
+# counts make bench's own binaries, padding included.
+BENCH_INSTR_B = $(B)/bench-instr
+BENCH_NOPAD   = -falign-functions=64 -falign-loops=1 -falign-jumps=1 -falign-labels=1
+.PHONY: bench-instructions-aligned
+bench-instructions: ## Callgrind instructions per lookup and per update, rculist beside liburcu inline (unpadded code)
+	$(Q)$(MAKE) --no-print-directory BENCH_B=$(BENCH_INSTR_B) BENCH_ALIGN='$(BENCH_NOPAD)' bench-build
+	$(Q)sh bench/instr.sh $(BENCH_INSTR_B) $(FLAVORS)
+bench-instructions-aligned: bench-build ## The same on make bench's binaries (loops aligned to 64 bytes, padding counted)
 	$(Q)sh bench/instr.sh $(BENCH_B) $(FLAVORS)
 
 # check-bench: bench/run.sh -c runs every section of bench-full quick

@@ -57,6 +57,15 @@ static void section_instr(void)
 			sink += fn(&d, n, &x);
 			instr_dump("read", workloads[wl[w]].name,
 				   read_sides[i]->name, n);
+			if (!d.buckets)
+				continue;
+			fn = read_sides[i]->hash_lookup_qs;
+			x = seed;
+			sink += fn(&d, 16, &x);
+			x = seed;
+			CALLGRIND_ZERO_STATS;
+			sink += fn(&d, n, &x);
+			instr_dump("read", "hash+qs", read_sides[i]->name, n);
 		}
 		data_fini(&d);
 	}

@@ -65,15 +65,23 @@ static unsigned long side_list_lookup(struct bench_data *d, unsigned long n,
 	return sum;
 }
 
-static unsigned long side_hash_lookup(struct bench_data *d, unsigned long n,
-				      uint64_t *rng)
+/*
+ * Hash lookups, a quiescent state after each pass of up to @every
+ * lookups (always inlined: a constant @every per caller).
+ */
+static inline __attribute__((always_inline)) unsigned long
+side_hash_lookups(struct bench_data *d, unsigned long n, uint64_t *rng,
+		  unsigned long every)
 {
 	struct cds_hlist_head *buckets = d->buckets;
 	unsigned long nkeys = d->nkeys, sum = 0;
 	uint64_t x = *rng;
 
 	while (n) {
-		for (unsigned long i = bench_pass(&n); i; i--) {
+		unsigned long pass = n < every ? n : every;
+
+		n -= pass;
+		for (unsigned long i = pass; i; i--) {
 			unsigned long key = bench_key(&x, nkeys);
 			struct elem *e;
 
@@ -90,6 +98,22 @@ static unsigned long side_hash_lookup(struct bench_data *d, unsigned long n,
 	}
 	*rng = x;
 	return sum;
+}
+
+static unsigned long side_hash_lookup(struct bench_data *d, unsigned long n,
+				      uint64_t *rng)
+{
+	return side_hash_lookups(d, n, rng, BENCH_QS_EVERY);
+}
+
+/*
+ * A quiescent state after every lookup: what a qsbr server that announces
+ * one per request pays (make bench-instructions' row hash+qs).
+ */
+static unsigned long side_hash_lookup_qs(struct bench_data *d, unsigned long n,
+					 uint64_t *rng)
+{
+	return side_hash_lookups(d, n, rng, 1);
 }
 
 /* n empty read-side sections: what the read side costs by itself. */
@@ -172,6 +196,7 @@ const struct bench_side SIDE_SYM = {
 	.quiescent = SIDE_QS_FN,
 	.list_lookup = side_list_lookup,
 	.hash_lookup = side_hash_lookup,
+	.hash_lookup_qs = side_hash_lookup_qs,
 	.sections = side_sections,
 #if SIDE_UPDATES
 	.list_replace = side_list_replace,

@@ -64,7 +64,6 @@ const struct rculist__read_side rculist__read_side = {
 #endif
 };
 __thread unsigned long rculist__qs_ctr;
-
 /*
  * The inline read side's description (<rculist/read_side.h>): filled at
  * load time by rculist__flavor_read_side_init() below, in this library and in
@@ -99,13 +98,13 @@ extern const struct rculist__read_side_v2 rculist__read_side_v2
 /*
  * What the inline code assumes of liburcu's reader, checked against the
  * headers this library is built with; rculist__flavor_read_side_init() checks it
- * again against the liburcu loaded.
+ * again against the liburcu loaded.  memb, mb: the inline read side;
+ * qsbr: the C++ read side, which goes online and offline inline
+ * (<rculist/rcu.hpp>); the reader's counter, and the futex after the
+ * grace-period counter.
  */
-#if !RCULIST__QSBR
 #if RCULIST__REGISTERS
 typedef __typeof__(URCU_TLS(RCULIST__URCU(reader))) rculist__urcu_reader;
-#define RCULIST__URCU_NEST  URCU_GP_CTR_NEST_MASK
-#define RCULIST__URCU_COUNT URCU_GP_COUNT
 _Static_assert(__builtin_types_compatible_p(__typeof__(RCULIST__URCU(gp).futex),
 					    int32_t) &&
 		       sizeof(int32_t) == sizeof(int) &&
@@ -115,8 +114,6 @@ _Static_assert(__builtin_types_compatible_p(__typeof__(RCULIST__URCU(gp).futex),
 	       "liburcu's grace-period futex is not an int after its counter");
 #else
 typedef __typeof__(*URCU_TLS(RCULIST__URCU(reader))) rculist__urcu_reader;
-#define RCULIST__URCU_NEST  URCU_BP_GP_CTR_NEST_MASK
-#define RCULIST__URCU_COUNT URCU_BP_GP_COUNT
 #endif
 _Static_assert(offsetof(rculist__urcu_reader, ctr) == 0 &&
 		       __builtin_types_compatible_p(
@@ -126,6 +123,60 @@ _Static_assert(offsetof(rculist__urcu_reader, ctr) == 0 &&
 _Static_assert(__builtin_types_compatible_p(__typeof__(RCULIST__URCU(gp).ctr),
 					    unsigned long),
 	       "liburcu's grace-period counter is not an unsigned long");
+#if RCULIST__REGISTERS && !RCULIST__QSBR
+/*
+ * The inline lock tests the registered bit (bit 0 of the first bit-field,
+ * after the thread id) in the byte RCULIST__RS_REG_OFF past the counter;
+ * rculist__rs_check() finds the bit there too.
+ */
+_Static_assert(offsetof(rculist__urcu_reader, tid) +
+			       sizeof(((rculist__urcu_reader *)0)->tid) ==
+		       RCULIST__RS_REG_OFF,
+	       "liburcu's registered bit is not where <rculist/read_side.h> "
+	       "looks");
+
+/* Whether setting the bit-field sets bit 0 of that byte, and only it. */
+static int rculist__rs_reg_bit_ok(void)
+{
+	rculist__urcu_reader r;
+	const unsigned char *b = (const unsigned char *)&r;
+
+	memset(&r, 0, sizeof(r));
+	r.registered = 1;
+	for (size_t i = 0; i < sizeof(r); i++)
+		if (b[i] != (i == RCULIST__RS_REG_OFF))
+			return 0;
+	return 1;
+}
+#endif
+#if RCULIST__QSBR
+/*
+ * The counter the inline code finds must be the one liburcu reads: while
+ * it is not 0 the thread is online to liburcu (a thread offline or
+ * unregistered here, a constructor's).
+ */
+static int rculist__rs_check(const struct rculist__read_side_v2 *d)
+{
+	unsigned long *ctr =
+		(unsigned long *)((char *)__builtin_thread_pointer() + d->reader);
+	int on, off;
+
+	if (*ctr)
+		return 1; /* online already: nothing to change */
+	*ctr = 1;
+	on = RCULIST__URCU(read_ongoing)();
+	*ctr = 0;
+	off = RCULIST__URCU(read_ongoing)();
+	return on && !off;
+}
+#else
+#if RCULIST__REGISTERS
+#define RCULIST__URCU_NEST  URCU_GP_CTR_NEST_MASK
+#define RCULIST__URCU_COUNT URCU_GP_COUNT
+#else
+#define RCULIST__URCU_NEST  URCU_BP_GP_CTR_NEST_MASK
+#define RCULIST__URCU_COUNT URCU_BP_GP_COUNT
+#endif
 _Static_assert(RCULIST__URCU_NEST == RCULIST__RS_NEST && RCULIST__URCU_COUNT == 1,
 	       "liburcu's reader counter nests otherwise");
 
@@ -165,6 +216,12 @@ static int rculist__rs_check(const struct rculist__read_side_v2 *d)
 	in = *ctr & RCULIST__RS_NEST;
 	rculist__urcu_unlock_fn();
 	after = *ctr & RCULIST__RS_NEST;
+#if RCULIST__REGISTERS
+	if (!rculist__rs_reg_bit_ok() ||
+	    (((const unsigned char *)ctr)[RCULIST__RS_REG_OFF] & 1) !=
+		    URCU_TLS(RCULIST__URCU(reader)).registered)
+		return 0;
+#endif
 	return in == before + 1 && after == before;
 }
 #endif
@@ -231,6 +288,16 @@ void rculist__flavor_read_side_init(void)
 		return;
 
 #if RCULIST__QSBR
+	d.reader = (char *)&URCU_TLS(RCULIST__URCU(reader)) -
+		   (char *)__builtin_thread_pointer();
+	d.gp = &RCULIST__URCU(gp).ctr;
+	if (!rculist__rs_check(&d)) {
+		fprintf(stderr,
+			"rculist: liburcu-qsbr's reader is not laid out as "
+			"librculist-qsbr was built for: rebuild rculist against "
+			"the liburcu installed\n");
+		abort();
+	}
 	d.kind = RCULIST__RS_QSBR;
 #elif RCULIST__RS_INLINE
 #if RCULIST__REGISTERS
@@ -282,7 +349,9 @@ unsigned long rculist__flavor_read_side_kind(void)
 /* A grace period waits on the futex: wake it (memb, mb). */
 void rculist__read_side_wake(void)
 {
-#if RCULIST__REGISTERS && !RCULIST__QSBR
+#if RCULIST__QSBR
+	RCULIST__URCU(wake_up_gp)(); /* a thread gone offline inline (C++) */
+#elif RCULIST__REGISTERS
 	urcu_common_wake_up_gp(&RCULIST__URCU(gp));
 #endif
 }

@@ -12,7 +12,11 @@
  * instruction, else a jmp to it (past the no-ops the compiler padded the
  * label with, and on through its unconditional jumps: the same code, fewer
  * instructions).  A kind of CALL (the library's read side called) leaves
- * the sites as they are.
+ * the sites as they are.  Under a kind of FENCED (mb, memb without
+ * sys_membarrier) the module's counter stores (section rculist_xchg) are
+ * made exchanges first, one byte each, and the sites then go to memb's
+ * code, which with exchanges has liburcu mb's barriers; if a store is not
+ * the instruction expected, to the separate fenced code.
  *
  * The text is made writable for the time of the patch (mprotect() to
  * read-write-execute, then back to read-execute); where the system
@@ -50,7 +54,9 @@ struct rculist__dl_info {
 };
 extern int dladdr(const void *addr, struct rculist__dl_info *info);
 
-#define JMP_LEN 5
+#define JMP_LEN	  5
+#define MOV_STORE 0x89 /* mov r64 to r/m64, after a REX.W prefix */
+#define XCHG	  0x87 /* xchg r/m64 with r64: the same operands */
 
 static const unsigned char nop5[JMP_LEN] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
@@ -144,8 +150,12 @@ static void code_to(unsigned char *code, const unsigned char *site,
 	memcpy(code + 1, &rel, sizeof(rel));
 }
 
-/* The flavour's label in an entry, or NULL (leave the site). */
-static const int *label_of(const struct rculist__jump_site *s, unsigned long kind)
+/*
+ * The flavour's label in an entry, or NULL (leave the site).  FENCED runs
+ * memb's code once the module's stores are exchanges (xchg).
+ */
+static const int *label_of(const struct rculist__jump_site *s,
+			   unsigned long kind, int xchg)
 {
 	switch (kind) {
 	case RCULIST__RS_MEMB:
@@ -155,10 +165,54 @@ static const int *label_of(const struct rculist__jump_site *s, unsigned long kin
 	case RCULIST__RS_BP:
 		return &s->bp;
 	case RCULIST__RS_FENCED:
-		return &s->fenced;
+		return xchg ? &s->memb : &s->fenced;
 	default:
 		return NULL;
 	}
+}
+
+/*
+ * The opcode byte of a counter store (RCULIST__RS_STORE(): movq %reg,
+ * %fs:(%reg), a REX.W prefix before the opcode), or NULL if the bytes
+ * there are not such a store.
+ */
+static unsigned char *store_opcode(const int *entry)
+{
+	unsigned char *p = at(entry);
+
+	if (p[0] != 0x64 || (p[1] & 0xf8) != 0x48 ||
+	    (p[2] != MOV_STORE && p[2] != XCHG))
+		return NULL;
+	return p + 2;
+}
+
+/* One change of code: through memory made writable, or /proc/self/mem. */
+static int put(int fd, unsigned char *at_code, const unsigned char *code,
+	       size_t len)
+{
+	if (fd < 0) {
+		memcpy(at_code, code, len);
+		return 1;
+	}
+	return pwrite(fd, code, len, (off_t)(uintptr_t)at_code) == (ssize_t)len;
+}
+
+/*
+ * Turn every store of the table into an exchange; whether all of them
+ * are one now.
+ */
+static int patch_stores(const int *start, const int *stop, int fd)
+{
+	static const unsigned char xchg = XCHG;
+	int all = 1;
+
+	for (const int *e = start; e < stop; e++) {
+		unsigned char *op = store_opcode(e);
+
+		if (!op || (*op != XCHG && !put(fd, op, &xchg, 1)))
+			all = 0;
+	}
+	return all;
 }
 
 enum how { HOW_NONE, HOW_DONE, HOW_MPROTECT, HOW_MEM };
@@ -188,7 +242,7 @@ static int as_compiled(const struct rculist__jump_site *s)
 /* Write every site still as compiled; the count written. */
 static size_t patch_all(const struct rculist__jump_site *start,
 			const struct rculist__jump_site *stop,
-			unsigned long kind, int fd)
+			unsigned long kind, int xchg, int fd)
 {
 	const struct rculist__jump_site *s;
 	unsigned char code[JMP_LEN];
@@ -200,19 +254,39 @@ static size_t patch_all(const struct rculist__jump_site *start,
 		if (!as_compiled(s))
 			continue; /* patched already (another module's call) */
 		code_to(code, site,
-			thread_to(start, stop, at(label_of(s, kind))));
-		if (fd < 0)
-			memcpy(site, code, JMP_LEN);
-		else if (pwrite(fd, code, JMP_LEN, (off_t)(uintptr_t)site) !=
-			 JMP_LEN)
-			continue;
-		n++;
+			thread_to(start, stop, at(label_of(s, kind, xchg))));
+		n += put(fd, site, code, JMP_LEN);
 	}
 	return n;
 }
 
-void rculist__jump_patch_v1(const struct rculist__jump_site *start,
-			    const struct rculist__jump_site *stop)
+/* Widen lo..hi to hold code..code+len. */
+static void cover(uintptr_t *lo, uintptr_t *hi, const unsigned char *code,
+		  size_t len)
+{
+	uintptr_t a = (uintptr_t)code;
+
+	*lo = a < *lo ? a : *lo;
+	*hi = a + len > *hi ? a + len : *hi;
+}
+
+/*
+ * Patch the stores (FENCED: to exchanges), then the sites, which go to
+ * memb's code only if every store is an exchange; the sites written.
+ */
+static size_t patch_module(const struct rculist__jump_site *start,
+			   const struct rculist__jump_site *stop,
+			   const int *xstart, const int *xstop,
+			   unsigned long kind, int fd)
+{
+	int xchg = kind == RCULIST__RS_FENCED && patch_stores(xstart, xstop, fd);
+
+	return patch_all(start, stop, kind, xchg, fd);
+}
+
+void rculist__jump_patch_v2(const struct rculist__jump_site *start,
+			    const struct rculist__jump_site *stop,
+			    const int *xstart, const int *xstop)
 {
 	const char *mode = getenv("RCULIST_JUMP");
 	const struct rculist__jump_site *s;
@@ -224,31 +298,31 @@ void rculist__jump_patch_v1(const struct rculist__jump_site *start,
 
 	if (!start || start >= stop)
 		return;
+	if (!xstart || xstart > xstop)
+		xstart = xstop = NULL;
 	rculist__flavor_read_side_init();
 	kind = rculist__flavor_read_side_kind();
-	for (s = start; s < stop; s++) {
-		uintptr_t a = (uintptr_t)at(&s->site);
-
-		if (!as_compiled(s))
-			continue;
-		lo = a < lo ? a : lo;
-		hi = a + JMP_LEN > hi ? a + JMP_LEN : hi;
-	}
+	for (s = start; s < stop; s++)
+		if (as_compiled(s))
+			cover(&lo, &hi, at(&s->site), JMP_LEN);
+	if (hi && kind == RCULIST__RS_FENCED)
+		for (const int *e = xstart; e < xstop; e++)
+			cover(&lo, &hi, at(e), 3);
 	page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	lo &= ~(page - 1);
 	hi = (hi + page - 1) & ~(page - 1);
 	if (!hi) {
 		how = HOW_DONE; /* by an earlier call */
-	} else if (!label_of(start, kind) || has(mode, "off")) {
+	} else if (!label_of(start, kind, 0) || has(mode, "off")) {
 		/* left as compiled */
 	} else if (!has(mode, "mem") &&
 		   !mprotect((void *)lo, hi - lo,
 			     PROT_READ | PROT_WRITE | PROT_EXEC)) {
-		n = patch_all(start, stop, kind, -1);
+		n = patch_module(start, stop, xstart, xstop, kind, -1);
 		mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC);
 		how = HOW_MPROTECT;
 	} else if ((fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) >= 0) {
-		n = patch_all(start, stop, kind, fd);
+		n = patch_module(start, stop, xstart, xstop, kind, fd);
 		close(fd);
 		how = HOW_MEM;
 	}
@@ -260,18 +334,20 @@ void rculist__jump_patch_v1(const struct rculist__jump_site *start,
 
 		fprintf(stderr,
 			"rculist: read side of %s: %zu sites, %zu patched "
-			"(%s)\n",
+			"(%s), %zu stores\n",
 			*name ? name : "the program", (size_t)(stop - start), n,
 			how == HOW_MPROTECT ? "mprotect" :
 			how == HOW_MEM	    ? "/proc/self/mem" :
 			how == HOW_DONE	    ? "all patched before" :
-					      "left as compiled");
+					      "left as compiled",
+			(size_t)(xstop - xstart));
 	}
 }
 
 /* This library's own sites (its static archive's: the program's). */
 __attribute__((constructor)) static void jump_library(void)
 {
-	rculist__jump_patch_v1(__start_rculist_jump, __stop_rculist_jump);
+	rculist__jump_patch_v2(__start_rculist_jump, __stop_rculist_jump,
+			       __start_rculist_xchg, __stop_rculist_xchg);
 }
 #endif

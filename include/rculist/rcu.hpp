@@ -17,11 +17,13 @@
  *   list_add_rcu<&T::link>(e, head)... typed updates
  *
  * No registration in user code: a thread is registered with the flavour
- * at its first rcu_domain::lock() and unregistered at thread exit by the
- * library's own exit hook.  Under qsbr a thread that the C++ interface
- * registered is online only while it holds the domain: outermost lock()
- * calls rculist_thread_online(), outermost unlock() rculist_thread_offline(),
- * so it never holds up a grace period outside its regions.  A thread
+ * at its first rcu_domain::lock() (memb, mb: at an outermost lock() in a
+ * thread liburcu has not registered) and unregistered at thread exit by
+ * the library's own exit hook.  Under qsbr a thread that the C++
+ * interface registered is online only while it holds the domain:
+ * outermost lock() goes online as rculist_thread_online() does, outermost
+ * unlock() offline (inline), so it never holds up a grace period outside
+ * its regions.  A thread
  * that the C API registered (online or inside a C section at its first
  * lock()) keeps its own scheme; see rculist-cxx(7).
  */
@@ -130,6 +132,75 @@ unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 	if (--t.depth == 0 && t.mode == qsbr_own)
 		rculist_thread_offline();
 }
+
+/*
+ * On the default link (<rculist/read_side.h>'s inline read side, not in
+ * debug mode) lock() and unlock() are the C read side's own code, site
+ * for site: memb, bp and mb cost what rculist_read_lock() and
+ * rculist_read_unlock() cost.  They differ only in what the C code calls
+ * in a thread liburcu has not registered (memb, mb: at an outermost lock;
+ * bp: whose registry slot is null): lock_first() registers it, then
+ * takes the library's lock.  qsbr's label goes online inline at the
+ * outermost lock of a thread registered here, offline at its outermost
+ * unlock (no library call but the wake of a waiting grace period); a
+ * thread the C API registered pays two comparisons.
+ */
+#if defined(RCULIST_READ_SIDE_H) && RCULIST__RS_INLINE && \
+	!defined(RCULIST_DEBUG)
+#define RCULIST__CXX_INLINE 1
+extern "C" void rculist__lib_read_lock() noexcept __asm__("rculist_read_lock");
+
+[[gnu::noinline, gnu::cold]] inline void lock_first() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist_register_thread(); /* nothing if registered already */
+	rculist__lib_read_lock();
+}
+
+/* qsbr: the thread's reader counter set as liburcu's online/offline do. */
+[[gnu::always_inline]] inline void qsbr_go_online() noexcept
+{
+	unsigned long gp = *(const volatile unsigned long *)RCULIST__RS_WORD(gp);
+
+	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), gp);
+	rculist__qs_ctr = gp;
+}
+
+[[gnu::always_inline]] inline void qsbr_go_offline() noexcept
+{
+	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), 0);
+	rculist__qs_ctr = 0;
+	if (RCULIST__RS_GP_WAITS(RCULIST__RS_WORD(gp)))
+		rculist__read_side_wake();
+}
+
+[[gnu::always_inline, gnu::cold]] inline void
+qsbr_lock() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	thread_state &t = tls;
+
+	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
+		if (t.depth++ == 0)
+			qsbr_go_online();
+	} else if (t.mode != qsbr_c) {
+		lock_slow(t);
+	}
+}
+
+[[gnu::always_inline, gnu::cold]] inline void
+qsbr_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	thread_state &t = tls;
+
+	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
+		if (--t.depth == 0)
+			qsbr_go_offline();
+	} else if (t.mode != qsbr_c) {
+		unlock_slow(t);
+	}
+}
+#else
+#define RCULIST__CXX_INLINE 0
+#endif
 
 /*
  * Debug mode (-DRCULIST_DEBUG): a reader's walk reports, at the caller's
@@ -401,12 +472,16 @@ class rcu_domain {
 
 	void lock() noexcept RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 	{
+#if RCULIST__CXX_INLINE
+		rculist__rs_read_lock(detail::lock_first, detail::qsbr_lock);
+#else
 		detail::thread_state &t = detail::tls;
 
 		if (RCULIST__LIKELY(t.mode == detail::calls))
 			detail::read_lock();
 		else
 			detail::lock_slow(t);
+#endif
 	}
 	bool try_lock() noexcept
 		RCULIST__TSA(try_acquire_shared_capability(true, rculist_rcu))
@@ -417,12 +492,16 @@ class rcu_domain {
 	}
 	void unlock() noexcept RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 	{
+#if RCULIST__CXX_INLINE
+		rculist__rs_read_unlock(detail::qsbr_unlock);
+#else
 		detail::thread_state &t = detail::tls;
 
 		if (RCULIST__LIKELY(t.mode == detail::calls))
 			detail::read_unlock();
 		else
 			detail::unlock_slow(t);
+#endif
 	}
 
     private:

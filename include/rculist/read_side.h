@@ -168,38 +168,76 @@ RCULIST__END_DECLS
 #define RCULIST__RS_GP()   ((const volatile unsigned long *)RCULIST__RS_WORD(gp))
 
 /*
- * The calling thread's word at offset off in the static TLS block: %fs
- * relative where the compiler has the address space (C on x86-64), from
- * the thread pointer otherwise.
+ * The calling thread's word at offset off in the static TLS block.  On
+ * x86-64 read and written in assembly, %fs relative, so that C and C++
+ * compile the same instructions (C++ has no __seg_fs); elsewhere from
+ * the thread pointer.
  */
-#if RCULIST__RS_INLINE && defined(__SEG_FS) && !defined(__cplusplus) && \
-	!defined(__STRICT_ANSI__)
-typedef volatile unsigned long __seg_fs rculist__rs_tls_word;
-#define RCULIST__RS_TLS(off) ((rculist__rs_tls_word *)(off))
+#define RCULIST__RS_TLS(off)                                             \
+	((volatile unsigned long *)((char *)__builtin_thread_pointer() + \
+				    (long)(off)))
+#if RCULIST__RS_INLINE && defined(__x86_64__)
+#define RCULIST__RS_ASM 1
+static inline __attribute__((always_inline)) unsigned long
+rculist__rs_get(unsigned long off)
+{
+	unsigned long v;
+
+	__asm__ __volatile__("movq %%fs:(%1), %0" : "=r"(v) : "r"(off));
+	return v;
+}
+static inline __attribute__((always_inline)) void
+rculist__rs_put(unsigned long off, unsigned long v)
+{
+	__asm__ __volatile__("movq %0, %%fs:(%1)" ::"r"(v), "r"(off));
+}
 #else
-typedef volatile unsigned long rculist__rs_tls_word;
-#define RCULIST__RS_TLS(off)                                           \
-	((rculist__rs_tls_word *)((char *)__builtin_thread_pointer() + \
-				  (long)(off)))
+#define RCULIST__RS_ASM		0
+#define rculist__rs_get(off)	(*RCULIST__RS_TLS(off))
+#define rculist__rs_put(off, v) (*RCULIST__RS_TLS(off) = (v))
 #endif
 #define RCULIST__RS_BARRIER() __asm__ __volatile__("" ::: "memory")
+
+/*
+ * memb and mb: whether liburcu registered the thread whose reader is at
+ * off (its reader's registered bit, in the byte RCULIST__RS_REG_OFF past
+ * the counter: after the registry node, aligned to liburcu's cache line,
+ * and the thread id).  The library checks the place when it is built and
+ * when it is loaded.  A thread not registered takes the library's lock.
+ */
+#if defined(__x86_64__)
+#define RCULIST__RS_REG_OFF 152 /* CAA_CACHE_LINE_SIZE 128 */
+#else
+#define RCULIST__RS_REG_OFF 88 /* CAA_CACHE_LINE_SIZE 64 */
+#endif
+#if RCULIST__RS_ASM
+static inline __attribute__((always_inline)) int
+rculist__rs_registered(unsigned long off)
+{
+	int unreg;
+
+	__asm__ __volatile__("testb $1, %%fs:%c1(%2)"
+			     : "=@ccz"(unreg)
+			     : "i"(RCULIST__RS_REG_OFF), "r"(off));
+	return !unreg;
+}
+#else
+#define rculist__rs_registered(off)                                                \
+	(*((volatile unsigned char *)RCULIST__RS_TLS(off) + RCULIST__RS_REG_OFF) & \
+	 1)
+#endif
 
 /*
  * Store v to the thread's counter at offset off with full memory
  * barriers before and after (x86: one exchange, itself a full barrier).
  */
-static inline void rculist__rs_fenced_store(unsigned long off, unsigned long v)
+static inline __attribute__((always_inline)) void
+rculist__rs_fenced_store(unsigned long off, unsigned long v)
 {
-#if defined(__x86_64__) && defined(__SEG_FS) && !defined(__cplusplus) && \
-	!defined(__STRICT_ANSI__)
+#if RCULIST__RS_ASM
 	__asm__ __volatile__("xchgq %0, %%fs:(%1)"
 			     : "+r"(v)
 			     : "r"(off)
-			     : "memory");
-#elif defined(__x86_64__)
-	__asm__ __volatile__("xchgq %0, (%1)"
-			     : "+r"(v)
-			     : "r"(RCULIST__RS_TLS(off))
 			     : "memory");
 #else
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -209,23 +247,57 @@ static inline void rculist__rs_fenced_store(unsigned long off, unsigned long v)
 }
 
 /*
+ * memb's store to the thread's counter at offset off (v may change).  On
+ * x86-64 it is patched when the module is loaded, as the dispatch sites
+ * are (core/jump.h): a mov (opcode 0x89) under memb, an exchange (0x87,
+ * the same length, a full memory barrier before and after) when the
+ * flavour's barriers are needed (mb, memb without sys_membarrier), so
+ * that mb runs memb's code with nothing more than the exchange: where
+ * liburcu has a store and a fence, one instruction.  Its entry in section
+ * rculist_xchg (an offset from the entry) names the instruction.  The
+ * sites of a kind FENCED go to memb's label only once every store of
+ * their module is an exchange; else to the fenced label below.
+ */
+#if RCULIST__RS_ASM
+#define RCULIST__RS_STORE(off, v)                                    \
+	__asm__ __volatile__("882:\tmovq %0, %%fs:(%1)\n"            \
+			     "\t.pushsection rculist_xchg, \"a?\"\n" \
+			     "\t.balign 4\n"                         \
+			     "\t.long 882b - .\n"                    \
+			     "\t.popsection"                         \
+			     : "+r"(v)                               \
+			     : "r"(off)                              \
+			     : "memory")
+#else
+#define RCULIST__RS_STORE(off, v) rculist__rs_put(off, v)
+#endif
+
+/*
  * liburcu's lock of memb and mb on the thread's counter (at offset off):
  * a new outermost section takes the grace-period counter, a nested one
- * counts one more.
+ * counts one more; an outermost one in a thread liburcu has not
+ * registered calls first() instead (the library's lock; C++: which
+ * registers the thread first).
  */
-static inline void rculist__rs_lock(unsigned long off, int fence)
+static inline __attribute__((always_inline)) void
+rculist__rs_lock(unsigned long off, unsigned long gpw, int fence,
+		 void (*first)(void))
 {
-	rculist__rs_tls_word *ctr = RCULIST__RS_TLS(off);
-	unsigned long tmp = *ctr;
+	unsigned long tmp = rculist__rs_get(off), gp;
 
 	RCULIST__RS_BARRIER();
 	if (__builtin_expect(!(tmp & RCULIST__RS_NEST), 1)) {
+		if (__builtin_expect(!rculist__rs_registered(off), 0)) {
+			first();
+			return;
+		}
+		gp = *(const volatile unsigned long *)gpw;
 		if (fence)
-			rculist__rs_fenced_store(off, *RCULIST__RS_GP());
+			rculist__rs_fenced_store(off, gp);
 		else
-			*ctr = *RCULIST__RS_GP();
+			RCULIST__RS_STORE(off, gp);
 	} else {
-		*ctr = tmp + 1;
+		rculist__rs_put(off, tmp + 1);
 	}
 	RCULIST__RS_BARRIER();
 }
@@ -245,7 +317,7 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
 
 /* bp's registry slot, its counter first (null: not registered yet). */
 #define RCULIST__RS_BP_SLOT() \
-	((volatile unsigned long *)*RCULIST__RS_TLS(RCULIST__RS_WORD(reader)))
+	((volatile unsigned long *)rculist__rs_get(RCULIST__RS_WORD(reader)))
 
 /*
  * A dispatch site: goes to label memb, qsbr, bp or fenced (mb) by the
@@ -289,8 +361,10 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
  */
 #if RCULIST__RS_PATCH && defined(__GNUC__) && !defined(__clang__)
 #define RCULIST__RS_COLD __attribute__((cold))
+#define RCULIST__RS_HOT	 __attribute__((hot))
 #else
 #define RCULIST__RS_COLD
+#define RCULIST__RS_HOT
 #endif
 
 /* What a site's slow path does: the kind tested, the library called. */
@@ -319,17 +393,24 @@ struct rculist__jump_site {
 };
 /*
  * Patches the sites of one module (executable, shared object) to the
- * loaded flavour's labels; idempotent, the sites it does not know left
- * alone.  Exported by every flavour library; named weakly, so that a
- * program including <rculist.h> for the lists alone links without it.
+ * loaded flavour's labels, and its counter stores (section rculist_xchg,
+ * RCULIST__RS_STORE()) to exchanges where the flavour needs barriers;
+ * idempotent, the sites it does not know left alone.  Exported by every
+ * flavour library; named weakly, so that a program including <rculist.h>
+ * for the lists alone links without it.
  */
-void rculist__jump_patch_v1(const struct rculist__jump_site *start,
-			    const struct rculist__jump_site *stop)
+void rculist__jump_patch_v2(const struct rculist__jump_site *start,
+			    const struct rculist__jump_site *stop,
+			    const int *xchg_start, const int *xchg_stop)
 	__attribute__((weak));
-/* The linker's bounds of this module's section (hidden: its own). */
+/* The linker's bounds of this module's sections (hidden: its own). */
 extern const struct rculist__jump_site __start_rculist_jump[]
 	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__jump_site __stop_rculist_jump[]
+	__attribute__((weak, visibility("hidden")));
+extern const int __start_rculist_xchg[]
+	__attribute__((weak, visibility("hidden")));
+extern const int __stop_rculist_xchg[]
 	__attribute__((weak, visibility("hidden")));
 /*
  * One per module (weak and hidden: the linker keeps one of the copies
@@ -349,14 +430,58 @@ void rculist__jump_module(void)
 	__attribute__((constructor, weak, visibility("hidden")));
 void rculist__jump_module(void)
 {
-	if (rculist__jump_patch_v1 && !rculist__jump_done) {
+	if (rculist__jump_patch_v2 && !rculist__jump_done) {
 		rculist__jump_done = 1;
-		rculist__jump_patch_v1(__start_rculist_jump, __stop_rculist_jump);
+		rculist__jump_patch_v2(__start_rculist_jump, __stop_rculist_jump,
+				       __start_rculist_xchg, __stop_rculist_xchg);
 	}
 }
 #endif
 RCULIST__END_DECLS
 #endif
+
+/*
+ * The lock, for C and C++ (<rculist/rcu.hpp>): first() is what a thread
+ * rculist has not seen registered (bp: whose registry slot is null) calls
+ * instead, qsbr() what qsbr does (C: nothing).
+ */
+static inline __attribute__((always_inline)) void
+rculist__rs_read_lock(void (*first)(void),
+		      void (*qsbr_lock)(void)) RCULIST_NO_RCU_ANALYSIS
+{
+	volatile unsigned long *ctr;
+	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
+
+	if (qsbr_lock) /* C++: qsbr's code out of the way of the others' */
+		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
+	else
+		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+memb:
+	RCULIST__RS_HOT;
+	rculist__rs_lock(off, gpw, 0, first);
+	return;
+qsbr:
+	if (qsbr_lock)
+		goto qsbr_hook;
+	return;
+bp:
+	ctr = RCULIST__RS_BP_SLOT();
+	if (__builtin_expect(ctr != 0, 1))
+		rculist__rs_lock_bp(ctr);
+	else
+		first(); /* registers the thread */
+	return;
+fenced:
+	rculist__rs_lock(off, gpw, 1, first);
+	return;
+slow:
+	RCULIST__RS_COLD;
+	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_lock());
+	return;
+qsbr_hook:
+	RCULIST__RS_COLD;
+	qsbr_lock();
+}
 
 /*
  * Declared to clang's thread-safety analysis as the library's calls: the
@@ -365,27 +490,7 @@ RCULIST__END_DECLS
 static inline __attribute__((always_inline)) void
 rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 {
-	volatile unsigned long *ctr;
-
-	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
-qsbr:
-	return;
-memb:
-	rculist__rs_lock(RCULIST__RS_WORD(reader), 0);
-	return;
-bp:
-	ctr = RCULIST__RS_BP_SLOT();
-	if (__builtin_expect(ctr != 0, 1))
-		rculist__rs_lock_bp(ctr);
-	else
-		rculist_read_lock(); /* registers the thread */
-	return;
-fenced:
-	rculist__rs_lock(RCULIST__RS_WORD(reader), 1);
-	return;
-slow:
-	RCULIST__RS_COLD;
-	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_lock());
+	rculist__rs_read_lock(rculist_read_lock, 0);
 }
 
 /*
@@ -393,33 +498,41 @@ slow:
  * once, after a barrier: not volatile, so that the compiler compares it in
  * memory, as liburcu's code does.
  */
-#define RCULIST__RS_GP_WAITS()                                        \
-	__builtin_expect(*(const int *)(RCULIST__RS_WORD(gp) +        \
-					sizeof(unsigned long)) == -1, \
-			 0)
+#define RCULIST__RS_GP_WAITS(gpw) \
+	__builtin_expect(*(const int *)((gpw) + sizeof(unsigned long)) == -1, 0)
 
+/* The unlock, for C and C++: qsbr() what qsbr does (C: nothing). */
 static inline __attribute__((always_inline)) void
-rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
+rculist__rs_read_unlock(void (*qsbr_unlock)(void)) RCULIST_NO_RCU_ANALYSIS
 {
-	unsigned long off, tmp;
+	unsigned long off, gpw, tmp, nv;
 	volatile unsigned long *ctr;
 
-	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+	if (qsbr_unlock)
+		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
+	else
+		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
 memb:
 	/*
 	 * With sys_membarrier the barriers are the compiler's only; the
 	 * futex is read first, the nesting tested only while a grace
-	 * period waits.
+	 * period waits.  mb (patched): the store is an exchange, the full
+	 * barriers liburcu puts around the outermost unlock's store, before
+	 * the futex is read.
 	 */
 	off = RCULIST__RS_WORD(reader);
-	tmp = *RCULIST__RS_TLS(off);
+	gpw = RCULIST__RS_WORD(gp);
+	tmp = rculist__rs_get(off);
 	RCULIST__RS_BARRIER();
-	*RCULIST__RS_TLS(off) = tmp - 1;
+	nv = tmp - 1;
+	RCULIST__RS_STORE(off, nv);
 	RCULIST__RS_BARRIER();
-	if (RCULIST__RS_GP_WAITS() && (tmp & RCULIST__RS_NEST) == 1)
+	if (RCULIST__RS_GP_WAITS(gpw) && (tmp & RCULIST__RS_NEST) == 1)
 		rculist__read_side_wake();
 	return;
 qsbr:
+	if (qsbr_unlock)
+		goto qsbr_hook;
 	return;
 bp:
 	/* Not null: the section's lock registered the thread. */
@@ -431,19 +544,30 @@ bp:
 	return;
 fenced:
 	off = RCULIST__RS_WORD(reader);
-	tmp = *RCULIST__RS_TLS(off);
+	gpw = RCULIST__RS_WORD(gp);
+	tmp = rculist__rs_get(off);
 	if ((tmp & RCULIST__RS_NEST) == 1) {
 		rculist__rs_fenced_store(off, tmp - 1);
-		if (RCULIST__RS_GP_WAITS())
+		if (RCULIST__RS_GP_WAITS(gpw))
 			rculist__read_side_wake();
 	} else {
-		*RCULIST__RS_TLS(off) = tmp - 1;
+		rculist__rs_put(off, tmp - 1);
 	}
 	RCULIST__RS_BARRIER();
 	return;
 slow:
 	RCULIST__RS_COLD;
 	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_unlock());
+	return;
+qsbr_hook:
+	RCULIST__RS_COLD;
+	qsbr_unlock();
+}
+
+static inline __attribute__((always_inline)) void
+rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
+{
+	rculist__rs_read_unlock(0);
 }
 
 /*

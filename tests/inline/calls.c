@@ -18,7 +18,8 @@
  *    woken by the reader's inline unlock (bounded wait: "no progress");
  *  - x86-64: every dispatch site of this program (section rculist_jump)
  *    was patched by its constructor to the flavour's label (a 5-byte nop
- *    where the label follows, else a jmp to it), or, with
+ *    where the label follows, else a jmp to it; mb to memb's code, its
+ *    counter stores, section rculist_xchg, made exchanges), or, with
  *    RCULIST_JUMP=off, is still the jmp to its slow path, the checks
  *    above then passing through the slow paths.
  * Prints "calls <flavour> ok (N sites patched|as compiled)".
@@ -267,7 +268,7 @@ static const char *sites(const char *f)
 		const unsigned char *want = off		       ? AT(s->slow) :
 					    !strcmp(f, "memb") ? AT(s->memb) :
 					    !strcmp(f, "bp")   ? AT(s->bp) :
-					    !strcmp(f, "mb")   ? AT(s->fenced) :
+					    !strcmp(f, "mb")   ? AT(s->memb) :
 								 AT(s->qsbr);
 		const unsigned char *dest = site_dest(site);
 
@@ -276,7 +277,23 @@ static const char *sites(const char *f)
 		      (const void *)site, site[0], site[1], site[2], site[3],
 		      site[4], (const void *)want);
 	}
-	snprintf(out, sizeof(out), " (%zu sites %s)", n,
+	/*
+	 * The counter stores: exchanges under mb once patched (its sites go
+	 * to memb's code), movs otherwise.
+	 */
+	CHECK(__stop_rculist_xchg - __start_rculist_xchg >= 4,
+	      "%zu counter stores in section rculist_xchg",
+	      (size_t)(__stop_rculist_xchg - __start_rculist_xchg));
+	for (const int *x = __start_rculist_xchg; x < __stop_rculist_xchg; x++) {
+		const unsigned char *st = AT(*x);
+		unsigned char op = !off && !strcmp(f, "mb") ? 0x87 : 0x89;
+
+		CHECK(st[0] == 0x64 && (st[1] & 0xf8) == 0x48 && st[2] == op,
+		      "store %p (%02x %02x %02x) is not %02x", (const void *)st,
+		      st[0], st[1], st[2], op);
+	}
+	snprintf(out, sizeof(out), " (%zu sites, %zu stores %s)", n,
+		 (size_t)(__stop_rculist_xchg - __start_rculist_xchg),
 		 off ? "as compiled" : "patched");
 	return out;
 }
