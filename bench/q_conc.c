@@ -48,10 +48,10 @@ static void *reader_main(void *arg)
 	if (c->side->thread_init)
 		c->side->thread_init();
 	pthread_barrier_wait(&c->start);
-	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
+	do { /* one batch at least, however late the thread runs */
 		sink += fn(c->d, batch, &x);
 		n += batch;
-	}
+	} while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED));
 	if (c->side->thread_fini)
 		c->side->thread_fini();
 	c->reads[ra->id] = n;
@@ -78,7 +78,7 @@ static void *updater_main(void *arg)
 		s->thread_init();
 	pthread_barrier_wait(&c->start);
 	t0 = now();
-	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
+	do { /* one update at least, however late the thread runs */
 		unsigned long k = bench_key(&x, d->nkeys);
 		struct elem *old = d->slot[k], *newe = elem_new(k);
 
@@ -112,7 +112,7 @@ static void *updater_main(void *arg)
 				nanosleep(&ts, NULL);
 			}
 		}
-	}
+	} while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED));
 	if (nretired) {
 		s->synchronize();
 		while (nretired)
