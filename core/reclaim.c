@@ -133,8 +133,8 @@ struct slot {
 	struct rcu_head rcu;
 	struct state *state;
 	struct pending *blocks;
-	unsigned long n;
-	int st;	       /* enum slot_state */
+	unsigned long n; /* blocks queued here; a probe: owner_seq seen */
+	int st;		 /* enum slot_state */
 	int has_calls; /* callbacks among blocks: the slot's callback runs them */
 	uint64_t since; /* CLOCK_MONOTONIC ns when queued (stats, stall.c) */
 };
@@ -474,8 +474,15 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 			list = splice(list,
 				      __atomic_exchange_n(&orphans, NULL,
 							  __ATOMIC_ACQUIRE));
+		/*
+		 * Not counted: the owner may be inside a hand-off that frees
+		 * a large batch (its window open since the probe was sent),
+		 * and its open batch then holds a grace period's worth of
+		 * blocks, cold; walking them here held up every callback
+		 * queued behind this one.
+		 */
 		if (list) {
-			sl->n = count_blocks(list, NULL);
+			sl->n = 0;
 			send = 1;
 		}
 	} else if (real(__atomic_load_n(&s->open, __ATOMIC_SEQ_CST)) ||
