@@ -468,9 +468,12 @@ static void print_ratios(int u, int updaters, int runs)
 	int r;
 
 	for (j = 0; j < RATIOS; j++) {
+		/* A round whose second case did nothing (a stalled thread): 0. */
 		for (r = 0; r < runs; r++)
-			v[r] = s[ratio[j].a][u][r].rate /
-			       s[ratio[j].b][u][r].rate;
+			v[r] = s[ratio[j].b][u][r].rate > 0 ?
+				       s[ratio[j].a][u][r].rate /
+					       s[ratio[j].b][u][r].rate :
+				       0;
 		med[j] = median_of(v, runs);
 		lo[j] = v[0];
 		hi[j] = v[runs - 1];
