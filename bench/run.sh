@@ -181,7 +181,8 @@ for sec in $todo; do
 	secs=$(($(date +%s) - t0))
 	cpu_so_far
 	cpu=$(awk -v a="$c0" -v b="$cpu" 'BEGIN { printf "%.1f", b - a }')
-	echo "$sec wall_s=$secs cpu_s=$cpu flavors=$nfl runs=$reps" >>"$out/times.txt"
+	r=$reps; [ "$sec" = reclaim ] && r=$reclaim_rounds
+	echo "$sec wall_s=$secs cpu_s=$cpu flavors=$nfl runs=$r" >>"$out/times.txt"
 	echo "-- bench: section $sec done, $secs s wall, $cpu s CPU" >&2
 	cat "$out/$sec.csv" >>"$sum"
 	# Its summary lines, every flavour.
