@@ -17,29 +17,38 @@
  *   reclaim [-t SECONDS] [-r RUNS] [-i IMPL,...] [-s STALL_SECONDS [-l LIMIT]]
  *
  * Cases: those five (or those -i names) x {1, 2} updaters (no readers),
- * each run RUNS times (default 5), cases interleaved so that drift hits
- * them alike, BENCH_SCALE x 0.5 s a run (BENCH_QUICK=1: 0.05 s).  One
- * line per case:
+ * measured in RUNS rounds (default 7): each round runs every case once,
+ * BENCH_SCALE x 0.25 s a case (BENCH_QUICK=1: 0.05 s), one after the
+ * other, the order turned by one case each round; so a noisy phase of
+ * the machine (another process, a slow drain) spoils a round's few
+ * samples, not a whole row, and no case always follows the same one.
+ * One line per case:
  *
  *   reclaim: impl=free_rcu flavor=memb updaters=2 updates/s=... \
- *	min=... max=... peak_waiting=... others=... runs=5 full=0 \
+ *	min=... max=... peak_waiting=... others=... runs=7 full=0 \
  *	ops=... drained/s=...
  *
- * updates/s is the median over the runs, min/max the extremes;
+ * updates/s is the median over the rounds, min/max the extremes;
  * peak_waiting the most blocks retired and not yet freed at once over
- * the runs (sampled every millisecond, and for free_rcu also the
+ * the rounds (sampled every millisecond, and for free_rcu also the
  * library's exact peak of blocks handed to call_rcu); others the most
- * CPU, in cores, that other processes used during a run; full the
- * -ENOSPC returns over all runs (dq; 0 for the others); ops the updates
- * of all runs (instructions per update: a callgrind run with -i and
- * -t); drained/s the median of the updates over the time until the run's
- * last block was freed (the barrier after the updaters stop included),
- * which a design that leaves its frees for later cannot flatter.  Then,
- * when every case ran, one line per updater count, the ratios of the
- * medians (same run), and one of the scaling, 2 updaters over 1:
+ * CPU, in cores, that other processes used during a sample; full the
+ * -ENOSPC returns over all rounds (dq; 0 for the others); ops the
+ * updates of all rounds (instructions per update: a callgrind run with
+ * -i and -t); drained/s the median of the updates over the time until
+ * the sample's last block was freed (the barrier after the updaters
+ * stop included), which a design that leaves its frees for later cannot
+ * flatter.  Then, when every case ran, one line per updater count with
+ * the ratios issue 28 sets targets for, each the median over the rounds
+ * of that round's ratio (two cases measured a few seconds apart, under
+ * the same load), with the lowest and highest round's:
  *
- *   reclaim-ratio: flavor=memb updaters=1 call_rcu/urcu=... \
- *	free_rcu/urcu=... dq/free_rcu=... simple/urcu=... simple/free_rcu=...
+ *   reclaim-ratio: flavor=memb updaters=1 rounds=7 call_rcu/urcu=... \
+ *	free_rcu/urcu=... dq/free_rcu=... simple/urcu=... \
+ *	simple/free_rcu=... call_rcu/urcu_min=... call_rcu/urcu_max=... ...
+ *
+ * and one of the scaling, 2 updaters over 1 (medians of the rows):
+ *
  *   reclaim-scaling: flavor=memb free_rcu=... call_rcu=... \
  *	urcu_call_rcu=... dq=... simple=...
  *
@@ -426,20 +435,73 @@ static void stall_run(unsigned long limit, double seconds)
 	fflush(stdout);
 }
 
+/* The median of @n values (sorted in place). */
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(v[0]), bench_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static struct sample s[IMPLS][2][MAX_RUNS];
+
+/* The ratios issue 28 sets targets for (and issue 30's two). */
+static const struct {
+	const char *name;
+	enum impl a, b;
+} ratio[] = {
+	{ "call_rcu/urcu", CALL_RCU, URCU_CALL_RCU },
+	{ "free_rcu/urcu", FREE_RCU, URCU_CALL_RCU },
+	{ "dq/free_rcu", DQ, FREE_RCU },
+	{ "simple/urcu", SIMPLE, URCU_CALL_RCU },
+	{ "simple/free_rcu", SIMPLE, FREE_RCU },
+};
+#define RATIOS (sizeof(ratio) / sizeof(ratio[0]))
+
+/*
+ * One reclaim-ratio line: each ratio the median over the rounds of that
+ * round's ratio, then each one's lowest and highest round.
+ */
+static void print_ratios(int u, int updaters, int runs)
+{
+	double v[MAX_RUNS], med[RATIOS], lo[RATIOS], hi[RATIOS];
+	size_t j;
+	int r;
+
+	for (j = 0; j < RATIOS; j++) {
+		/* A round whose second case did nothing (a stalled thread): 0. */
+		for (r = 0; r < runs; r++)
+			v[r] = s[ratio[j].b][u][r].rate > 0 ?
+				       s[ratio[j].a][u][r].rate /
+					       s[ratio[j].b][u][r].rate :
+				       0;
+		med[j] = median_of(v, runs);
+		lo[j] = v[0];
+		hi[j] = v[runs - 1];
+	}
+	printf("reclaim-ratio: flavor=%s updaters=%d rounds=%d",
+	       rculist_flavor_name(), updaters, runs);
+	for (j = 0; j < RATIOS; j++)
+		printf(" %s=%.2f", ratio[j].name, med[j]);
+	for (j = 0; j < RATIOS; j++)
+		printf(" %s_min=%.2f %s_max=%.2f", ratio[j].name, lo[j],
+		       ratio[j].name, hi[j]);
+	printf("\n");
+}
+
 int main(int argc, char **argv)
 {
 	static const int nupd[] = { 1, 2 };
-	static struct sample s[IMPLS][2][MAX_RUNS];
 	double median[IMPLS][2];
 	unsigned long full;
 	const char *quick = getenv("BENCH_QUICK"),
 		   *scale_env = getenv("BENCH_SCALE");
-	double seconds = quick && !strcmp(quick, "1") ? 0.05 : 0.5, v[MAX_RUNS];
+	double seconds = quick && !strcmp(quick, "1") ? 0.05 : 0.25, v[MAX_RUNS];
 	double others;
 	unsigned long peak;
 	double ops;
 	char med[32], lo[32], hi[32], drained[32];
-	int runs = 5, opt, r, i, u, k, on[IMPLS] = { 1, 1, 1, 1, 1 };
+	int runs = 7, opt, r, i, j, u, k, on[IMPLS] = { 1, 1, 1, 1, 1 };
+	int all = 1;
 	double stall = 0;
 	unsigned long limit = 100000;
 
@@ -468,6 +530,8 @@ int main(int argc, char **argv)
 			MAX_RUNS);
 		return 2;
 	}
+	for (i = 0; i < IMPLS; i++)
+		all &= on[i];
 	urcu_call_rcu = flavor_symbol("call_rcu");
 	urcu_barrier = flavor_symbol("barrier");
 	simple_call_rcu = urcu_call_rcu;
@@ -479,12 +543,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* Round r starts with case r: the order turns by one each round. */
 	for (r = 0; r < runs; r++)
 		for (u = 0; u < 2; u++)
-			for (i = 0; i < IMPLS; i++)
+			for (j = 0; j < IMPLS; j++) {
+				i = (j + r) % IMPLS;
 				if (on[i])
 					s[i][u][r] = run((enum impl)i, nupd[u],
 							 seconds);
+			}
 	for (i = 0; i < IMPLS; i++) {
 		for (u = 0; u < 2 && on[i]; u++) {
 			peak = 0;
@@ -493,7 +560,6 @@ int main(int argc, char **argv)
 			ops = 0;
 			for (k = 0; k < runs; k++) {
 				ops += s[i][u][k].ops;
-				v[k] = s[i][u][k].rate;
 				if (s[i][u][k].peak > peak)
 					peak = s[i][u][k].peak;
 				if (s[i][u][k].others > others)
@@ -502,16 +568,10 @@ int main(int argc, char **argv)
 			}
 			for (k = 0; k < runs; k++)
 				v[k] = s[i][u][k].drained;
-			qsort(v, (size_t)runs, sizeof(v[0]), bench_cmp_double);
-			print_si(drained, sizeof(drained),
-				 runs % 2 ? v[runs / 2] :
-					    (v[runs / 2 - 1] + v[runs / 2]) / 2);
+			print_si(drained, sizeof(drained), median_of(v, runs));
 			for (k = 0; k < runs; k++)
 				v[k] = s[i][u][k].rate;
-			qsort(v, (size_t)runs, sizeof(v[0]), bench_cmp_double);
-			median[i][u] =
-				runs % 2 ? v[runs / 2] :
-					   (v[runs / 2 - 1] + v[runs / 2]) / 2;
+			median[i][u] = median_of(v, runs);
 			print_si(med, sizeof(med), median[i][u]);
 			print_si(lo, sizeof(lo), v[0]);
 			print_si(hi, sizeof(hi), v[runs - 1]);
@@ -522,18 +582,10 @@ int main(int argc, char **argv)
 			       lo, hi, peak, others, runs, full, ops, drained);
 		}
 	}
-	for (u = 0; u < 2 && !memchr(on, 0, sizeof(on)); u++)
-		printf("reclaim-ratio: flavor=%s updaters=%d call_rcu/urcu=%.2f "
-		       "free_rcu/urcu=%.2f dq/free_rcu=%.2f simple/urcu=%.2f "
-		       "simple/free_rcu=%.2f\n",
-		       rculist_flavor_name(), nupd[u],
-		       median[CALL_RCU][u] / median[URCU_CALL_RCU][u],
-		       median[FREE_RCU][u] / median[URCU_CALL_RCU][u],
-		       median[DQ][u] / median[FREE_RCU][u],
-		       median[SIMPLE][u] / median[URCU_CALL_RCU][u],
-		       median[SIMPLE][u] / median[FREE_RCU][u]);
+	for (u = 0; u < 2 && all; u++)
+		print_ratios(u, nupd[u], runs);
 	/* 2 updaters over 1: how each scales on this machine. */
-	if (!memchr(on, 0, sizeof(on)))
+	if (all)
 		printf("reclaim-scaling: flavor=%s free_rcu=%.2f call_rcu=%.2f "
 		       "urcu_call_rcu=%.2f dq=%.2f simple=%.2f\n",
 		       rculist_flavor_name(),

@@ -93,9 +93,18 @@ function closing_table(    i, f, s, rd, r2) {
 	print " each element by call_rcu, or by one rculist_synchronize_rcu() per 1024;"
 	print " 2 readers: issue 28 wants xurcu >= 0.95 for memb, qsbr and bp)"
 }
-# bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P
-function reclaim_table(    line, kv, rk, rate, peak, any, i, f, u, a, b, c, d, e) {
+# bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P,
+# and reclaim-ratio: flavor=F updaters=U rounds=N call_rcu/urcu=.. ... (medians of the rounds' ratios)
+function reclaim_table(    line, kv, rk, rate, peak, rat, lo, any, i, f, u, a, b, c, d, e, k, miss) {
 	while ((getline line < reclaim) > 0) {
+		if (line ~ /^reclaim-ratio: /) {
+			fields(line, kv)
+			rk = kv["flavor"] "," kv["updaters"]
+			for (k in kv)
+				if (k ~ /\//)
+					rat[rk, k] = kv[k]
+			continue
+		}
 		if (line !~ /^reclaim: /)
 			continue
 		fields(line, kv)
@@ -108,12 +117,14 @@ function reclaim_table(    line, kv, rk, rate, peak, any, i, f, u, a, b, c, d, e
 		return
 	print "\nReclamation (bench-reclaim): M updates/s of updaters that allocate a 64-byte element and"
 	print "retire it by rculist_free_rcu(), rculist_call_rcu() (callback frees), liburcu's own call_rcu()"
-	print "(callback frees) or the defer queue (enqueue, and reclaim in the same loop); issue 28 wants"
-	print "call/urcu >= 1.0, free/urcu >= 1.5, dq/free >= 0.8; peak: most blocks waiting (free_rcu);"
-	print "simple: the simpler design of bench/reclaim_simple.h (issue 30), beside free_rcu"
-	printf "\n%-6s %2s %9s %9s %9s %9s %10s %10s %8s %9s %7s %12s\n", "flavor", "up", "free_rcu", \
+	print "(callback frees) or the defer queue (enqueue, and reclaim in the same loop): the medians of"
+	print "the rounds (every case once a round, the order turned each round).  Ratios: the median over"
+	print "the rounds of each round's ratio, its lowest round in brackets; issue 28 wants call/urcu >= 1.0,"
+	print "free/urcu >= 1.5, dq/free >= 0.8 (targets: ok, or the ratios that miss); peak: most blocks"
+	print "waiting (free_rcu); simple: the simpler design of bench/reclaim_simple.h (issue 30)"
+	printf "\n%-6s %2s %8s %8s %9s %8s %16s %16s %16s %9s %7s %11s  %s\n", "flavor", "up", "free_rcu", \
 		"call_rcu", "urcu_call", "dq", "call/urcu", "free/urcu", "dq/free", "peak", "simple", \
-		"simple/free"
+		"simple/free", "targets"
 	for (i = 1; i <= n; i++) {
 		f = fl[i]
 		for (u = 1; u <= 2; u++) {
@@ -122,13 +133,31 @@ function reclaim_table(    line, kv, rk, rate, peak, any, i, f, u, a, b, c, d, e
 			e = "simple," f "," u
 			if (!(a in rate))
 				continue
-			printf "%-6s %2d %9.2f %9.2f %9.2f %9.2f %9.2fx %9.2fx %7.2fx %9d %7.2f %11.2fx\n", f, u, \
+			rk = f "," u
+			# Without a reclaim-ratio line (a run of some cases): the ratios of the medians.
+			if (!((rk, "call_rcu/urcu") in rat)) {
+				rat[rk, "call_rcu/urcu"] = rat[rk, "call_rcu/urcu_min"] = rate_ratio(rate[b], rate[c])
+				rat[rk, "free_rcu/urcu"] = rat[rk, "free_rcu/urcu_min"] = rate_ratio(rate[a], rate[c])
+				rat[rk, "dq/free_rcu"] = rat[rk, "dq/free_rcu_min"] = rate_ratio(rate[d], rate[a])
+				rat[rk, "simple/free_rcu"] = rate_ratio(rate[e], rate[a])
+			}
+			miss = ""
+			if (rat[rk, "call_rcu/urcu"] < 1.0) miss = miss " call"
+			if (rat[rk, "free_rcu/urcu"] < 1.5) miss = miss " free"
+			if (rat[rk, "dq/free_rcu"] < 0.8) miss = miss " dq"
+			printf "%-6s %2d %8.2f %8.2f %9.2f %8.2f %16s %16s %16s %9d %7.2f %10.2fx  %s\n", f, u, \
 				rate[a] / 1e6, rate[b] / 1e6, rate[c] / 1e6, rate[d] / 1e6, \
-				rate_ratio(rate[b], rate[c]), rate_ratio(rate[a], rate[c]), \
-				rate_ratio(rate[d], rate[a]), peak[a], rate[e] / 1e6, \
-				rate_ratio(rate[e], rate[a])
+				ratio_cell(rat[rk, "call_rcu/urcu"], rat[rk, "call_rcu/urcu_min"]), \
+				ratio_cell(rat[rk, "free_rcu/urcu"], rat[rk, "free_rcu/urcu_min"]), \
+				ratio_cell(rat[rk, "dq/free_rcu"], rat[rk, "dq/free_rcu_min"]), \
+				peak[a], rate[e] / 1e6, rat[rk, "simple/free_rcu"], \
+				miss == "" ? "ok" : "miss:" miss
 		}
 	}
+}
+# "1.52x [1.10]": a median ratio and its lowest round.
+function ratio_cell(med, lo) {
+	return sprintf("%.2fx [%.2f]", med, lo)
 }
 # a / b of two plain numbers, 0 when b is missing.
 function rate_ratio(a, b) {

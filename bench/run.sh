@@ -70,10 +70,12 @@ reps=3
 scale=${BENCH_SCALE:-1.25}
 calls=1000000 # poll's calls per operation
 dq_runs=3
+reclaim_rounds=7 # bench/reclaim.c: rounds of every case, 0.25 s x scale each
 cxx_calls=1000000 # bench/cxx_rcu.cc: 10x that per section op, 1/4 per retire op
 stall=${BENCH_STALL:-15}
 if [ $mode = full ]; then
 	reps=5
+	reclaim_rounds=9
 	export BENCH_FULL=1
 fi
 if [ $mode = check ]; then
@@ -85,10 +87,11 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	stall=0.3
 	calls=10000
 	dq_runs=1
+	reclaim_rounds=2
 	cxx_calls=20000
 	BENCH_STALL_LIMIT=10000 # reached in 0.3 s even on a loaded machine
 fi
-[ $mode = check ] && reps=1
+[ $mode = check ] && reps=1 reclaim_rounds=1
 export BENCH_REPS="$reps" BENCH_SCALE="$scale"
 
 # One section for one flavour ($1, $2), its output on stdout.  The
@@ -103,7 +106,7 @@ run_section() {
 	read | cost | upd | conc | gp) harness "$dir/$2/bench" "$2" "$1" ;;
 	static) harness "$dir/$2/bench-static" "$2-static" static cost ;;
 	poll) "$dir/$2/poll" "$calls" ;;
-	reclaim) "$dir/$2/reclaim" -r "$reps" ;;
+	reclaim) "$dir/$2/reclaim" -r "$reclaim_rounds" ;;
 	# The stalled reader alone: the throughput cases shortest, not shown.
 	stall)
 		[ "$stall" = 0 ] ||
@@ -178,7 +181,8 @@ for sec in $todo; do
 	secs=$(($(date +%s) - t0))
 	cpu_so_far
 	cpu=$(awk -v a="$c0" -v b="$cpu" 'BEGIN { printf "%.1f", b - a }')
-	echo "$sec wall_s=$secs cpu_s=$cpu flavors=$nfl runs=$reps" >>"$out/times.txt"
+	r=$reps; [ "$sec" = reclaim ] && r=$reclaim_rounds
+	echo "$sec wall_s=$secs cpu_s=$cpu flavors=$nfl runs=$r" >>"$out/times.txt"
 	echo "-- bench: section $sec done, $secs s wall, $cpu s CPU" >&2
 	cat "$out/$sec.csv" >>"$sum"
 	# Its summary lines, every flavour.

@@ -11,10 +11,13 @@
  * callback serves RCULIST__RECLAIM_BATCH blocks, and no callback has to
  * find a block's offset: the slot records the blocks.
  *
- * A slot's callback, after its grace period, only marks it DONE; the
- * owner frees the DONE batches itself at its next hand-off, in the thread
- * that allocated them (glibc's per-thread caches make that several times
- * faster than freeing in call_rcu's worker, and it scales with updaters).
+ * A slot's callback, after its grace period, marks it DONE; the owner
+ * frees the DONE batches itself at its next hand-off, in the thread that
+ * allocated them.  But a batch that grew past SPILL blocks while all the
+ * thread's slots were in flight (a thread retiring flat out) is freed by
+ * the callback, in call_rcu's worker: such an owner then frees only the
+ * batches sent while a slot was free, and a second CPU, where there is
+ * one, frees the rest (docs/performance.md, "Reclamation").
  * The callback that leaves a state with nothing in flight, while blocks
  * still wait there, sends a probe round one more grace period (through
  * the state's sweep slot); if the owner has not handed off meanwhile,
@@ -87,6 +90,15 @@
 #define BATCH RCULIST__RECLAIM_BATCH
 #define SLOTS RCULIST__RECLAIM_SLOTS
 #define RETRY (BATCH / 8)
+/*
+ * A batch handed off with SPILL blocks or more grew while every slot of
+ * its thread was in flight: the thread retires faster than grace periods
+ * end, and it spends its time freeing.  Such a batch is freed by its
+ * slot's callback, in call_rcu's worker (on another CPU, where there is
+ * one), instead of by its owner.
+ */
+#define SPILL (2 * BATCH)
+static unsigned long spill = SPILL; /* rculist__reclaim_set_spill() */
 
 /* A queued block's rcu_head, reused while the block waits. */
 struct pending {
@@ -133,8 +145,8 @@ struct slot {
 	struct rcu_head rcu;
 	struct state *state;
 	struct pending *blocks;
-	unsigned long n;
-	int st;	       /* enum slot_state */
+	unsigned long n; /* blocks queued here; a probe: owner_seq seen */
+	int st;		 /* enum slot_state */
 	int has_calls; /* callbacks among blocks: the slot's callback runs them */
 	uint64_t since; /* CLOCK_MONOTONIC ns when queued (stats, stall.c) */
 };
@@ -404,10 +416,22 @@ static void slot_done(struct rcu_head *head)
 	struct state *s = sl->state;
 	int queued = SLOT_QUEUED, probe = 0;
 	unsigned long seen = 0, ran;
+	unsigned long spill_at = __atomic_load_n(&spill, __ATOMIC_RELAXED);
 
 	rculist__tsan_takeover(head);
 	__atomic_add_fetch(&gps, 1, __ATOMIC_RELAXED);
-	/* Until DONE the slot's blocks are this callback's. */
+	/*
+	 * Until DONE the slot's blocks are this callback's.  A spilled
+	 * batch (see SPILL) is freed here; of any other, the callbacks run
+	 * here and the owner frees the rest.
+	 */
+	if (spill_at && sl->n >= spill_at &&
+	    __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE) == SLOT_QUEUED) {
+		free_blocks(sl->blocks);
+		__atomic_store_n(&sl->blocks, NULL, __ATOMIC_RELAXED);
+		sl->n = 0;
+		sl->has_calls = 0;
+	}
 	if (sl->has_calls &&
 	    __atomic_load_n(&sl->st, __ATOMIC_ACQUIRE) == SLOT_QUEUED) {
 		__atomic_store_n(&sl->blocks, run_calls(sl->blocks, &ran),
@@ -474,8 +498,15 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 			list = splice(list,
 				      __atomic_exchange_n(&orphans, NULL,
 							  __ATOMIC_ACQUIRE));
+		/*
+		 * Not counted: the owner may be inside a hand-off that frees
+		 * a large batch (its window open since the probe was sent),
+		 * and its open batch then holds a grace period's worth of
+		 * blocks, cold; walking them here held up every callback
+		 * queued behind this one.
+		 */
 		if (list) {
-			sl->n = count_blocks(list, NULL);
+			sl->n = 0;
 			send = 1;
 		}
 	} else if (real(__atomic_load_n(&s->open, __ATOMIC_SEQ_CST)) ||
@@ -870,6 +901,11 @@ void rculist_reclaim_get_stats(struct rculist_reclaim_stats *st)
 	oldest = st->pending ? oldest_since(0) : 0;
 	now = now_ns();
 	st->oldest_ms = oldest && now > oldest ? (now - oldest) / 1000000u : 0;
+}
+
+unsigned long rculist__reclaim_set_spill(unsigned long blocks)
+{
+	return __atomic_exchange_n(&spill, blocks, __ATOMIC_RELAXED);
 }
 
 void rculist_reclaim_set_limit(unsigned long blocks)

@@ -486,6 +486,13 @@ struct rculist__reclaim_stats {
 };
 void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st,
 				int reset_peak);
+/*
+ * Internal, for the tests: a batch handed off with @blocks blocks or
+ * more is freed by its slot's callback in call_rcu's worker, a smaller
+ * one by its owner (0: every batch by its owner; the default is twice
+ * the batch size).  Returns the previous value.
+ */
+unsigned long rculist__reclaim_set_spill(unsigned long blocks);
 
 RCULIST__END_DECLS
 

@@ -29,7 +29,7 @@ MODEL_WEAKENINGS := add add_prev del replace replace_prev splice splice_prev gp 
 RECLAIM_MODEL_SRC        := tests/model/reclaim.pml
 RECLAIM_MODEL_MODES      := 0 1 2
 RECLAIM_MODEL_WEAKENINGS := hand_free.0 claim_queued.0 window.1 barrier_wait.1 \
-	sweeping.1 no_probe.0 no_sweep.0 inflight.0 fork_gate.2
+	sweeping.1 no_probe.0 no_sweep.0 inflight.0 fork_gate.2 spill_done.0
 WEAKEN           ?=
 
 .PHONY: check-model check-model-selftest deps-model $(MODEL_WEAKENINGS:%=check-model-weak-%)

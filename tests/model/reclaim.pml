@@ -57,7 +57,9 @@
  *   WEAKEN_INFLIGHT       enqueue() loads inflight before its push (the
  *                         last callback and the push miss each other);
  *   WEAKEN_FORK_GATE      fork() does not wait for the call_rcu gate to
- *                         empty (a hand-off is split by the fork).
+ *                         empty (a hand-off is split by the fork);
+ *   WEAKEN_SPILL_DONE     a slot's callback frees a spilled batch after
+ *                         it marks the slot DONE (the owner claims it too).
  *
  * Not modelled: callbacks queued with rculist_call_rcu() (they ride in
  * the same slots: slot_done() runs them before it marks the slot DONE),
@@ -317,16 +319,37 @@ inline last_done(probe, seen, k, got, list, send)
 	send = 0
 }
 
-/* slot_done(): a slot's grace period is over. */
+/*
+ * slot_done(): a slot's grace period is over.  A spilled batch (SPILL
+ * blocks or more in the code) is freed first, while the slot is still
+ * QUEUED and so still the callback's; the model lets any batch be one.
+ */
 inline slot_done(s, probe, seen, k, got, list, send, last)
 {
 	probe = 0;
+#ifndef WEAKEN_SPILL_DONE
+	if
+	:: st[s] == S_QUEUED && blocks[s] != 0 ->
+		free_blocks(blocks[s]);
+		blocks[s] = 0
+	:: true
+	fi;
+#endif
 	atomic {
 		if
 		:: st[s] == S_QUEUED -> st[s] = S_DONE; got = 1
 		:: else -> got = 0
 		fi
 	}
+#ifdef WEAKEN_SPILL_DONE
+	/* the spilled batch freed after the slot is DONE: the owner may claim it */
+	if
+	:: got && blocks[s] != 0 ->
+		free_blocks(blocks[s]);
+		blocks[s] = 0
+	:: else
+	fi;
+#endif
 	if
 	:: !got ->
 		if

@@ -815,7 +815,8 @@ Test(reclaim, idle_threads_open_batch_freed_without_a_barrier)
 /*
  * rculist_rcu_barrier() against a thread that frees flat out (a hand-off
  * every batch, each freeing the thread's DONE slots, racing the
- * barrier's own claims): every block it had queued when the barrier
+ * barrier's own claims; every other barrier with spilled batches, freed
+ * by their callbacks, see rculist__reclaim_set_spill()): every block it had queued when the barrier
  * was called is freed when it returns.  (Two such threads on 2 CPUs
  * made each barrier take 200 ms and caught the planted early return
  * less often than one.)  Each thread counts its calls
@@ -855,6 +856,7 @@ Test(reclaim, rcu_barrier_frees_every_block_queued_before_it, .timeout = 60)
 	pthread_t tid[FLAT_THREADS];
 	struct timespec t0, t1;
 	int i, t, early = 0;
+	unsigned long spill = rculist__reclaim_set_spill(0);
 
 	base = reclaim_stats().freed;
 	for (t = 0; t < FLAT_THREADS; t++)
@@ -866,6 +868,12 @@ Test(reclaim, rcu_barrier_frees_every_block_queued_before_it, .timeout = 60)
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (t1.tv_sec - t0.tv_sec >= FLAT_SECONDS)
 			break;
+		/*
+		 * Every other barrier with no batch spilled: the thread then
+		 * frees all its DONE batches itself, racing the barrier's
+		 * claims (spilled, the callbacks free most of them).
+		 */
+		rculist__reclaim_set_spill(i % 2 ? spill : 0);
 		queued = 0;
 		for (t = 0; t < FLAT_THREADS; t++)
 			queued += __atomic_load_n(&flat.returned[t],
@@ -882,6 +890,7 @@ Test(reclaim, rcu_barrier_frees_every_block_queued_before_it, .timeout = 60)
 	__atomic_store_n(&flat.stop, 1, __ATOMIC_RELEASE);
 	for (t = 0; t < FLAT_THREADS; t++)
 		cr_assert_eq(pthread_join(tid[t], NULL), 0);
+	rculist__reclaim_set_spill(spill);
 	cr_log_info("%d barriers", i);
 	cr_assert_eq(early, 0,
 		     "%d of %d barriers returned before a block queued before "
