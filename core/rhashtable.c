@@ -134,6 +134,13 @@ void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size))
 	__atomic_store_n(&table_calloc, fn ? fn : calloc, __ATOMIC_RELAXED);
 }
 
+static void (*rehash_hook)(unsigned int slot, unsigned int size);
+
+void rculist__rht_set_rehash_hook(void (*fn)(unsigned int slot, unsigned int size))
+{
+	__atomic_store_n(&rehash_hook, fn, __ATOMIC_RELAXED);
+}
+
 /* ------------------------------------------------------------ tables */
 
 static uint64_t rnd_state;
@@ -373,8 +380,14 @@ static int rehash_table(struct cds_rhashtable *ht)
 
 	if (!new_tbl)
 		return 0;
-	for (i = 0; i < old_tbl->size; i++)
+	for (i = 0; i < old_tbl->size; i++) {
+		void (*hook)(unsigned int, unsigned int) =
+			__atomic_load_n(&rehash_hook, __ATOMIC_RELAXED);
+
 		rehash_chain(ht, old_tbl, i);
+		if (hook)
+			hook(i, old_tbl->size);
+	}
 	rht_publish(ht->tbl, new_tbl);
 	pthread_mutex_lock(&ht->lock);
 	cds_list_for_each_entry(walker, &old_tbl->walkers, list)
@@ -415,14 +428,18 @@ static int rehash_shrink(struct cds_rhashtable *ht)
 	return rehash_alloc(old_tbl, size);
 }
 
-/* One job of the rehash thread on @ht: non-zero to be queued again. */
-static int rehash_work(struct cds_rhashtable *ht)
+/*
+ * One step of a resize, under @ht's mutex (the kernel's deferred
+ * worker): grow or shrink the newest table if its load asks for it, and
+ * move the oldest table into its future one.  Non-zero to go on: -EAGAIN
+ * (another table is linked), -EEXIST (one was linked already; this step
+ * moved it), -ENOMEM (no table to be had).
+ */
+static int rehash_step(struct cds_rhashtable *ht)
 {
-	struct cds_bucket_table *tbl;
+	struct cds_bucket_table *tbl = last_table(ht->tbl);
 	int err = 0;
 
-	pthread_mutex_lock(&ht->mutex);
-	tbl = last_table(ht->tbl);
 	if (rculist__rht_grow_above_75(ht, tbl))
 		err = rehash_alloc(tbl, tbl->size * 2);
 	else if (ht->p.automatic_shrinking &&
@@ -433,6 +450,16 @@ static int rehash_work(struct cds_rhashtable *ht)
 
 		err = err ? err : nerr;
 	}
+	return err;
+}
+
+/* One job of the rehash thread on @ht: non-zero to be queued again. */
+static int rehash_work(struct cds_rhashtable *ht)
+{
+	int err;
+
+	pthread_mutex_lock(&ht->mutex);
+	err = rehash_step(ht);
 	pthread_mutex_unlock(&ht->mutex);
 	return err;
 }

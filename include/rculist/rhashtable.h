@@ -612,6 +612,15 @@ void rculist__rht_schedule(struct cds_rhashtable *ht);
  */
 void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size));
 
+/*
+ * Internal, for the tests: call @fn(slot, size) after each bucket a
+ * rehash moves out of a table of @size buckets (NULL: none), in the
+ * thread that moves it, under the table's mutex; a test sleeps there to
+ * see a walk overlap a slow rehash.
+ */
+void rculist__rht_set_rehash_hook(void (*fn)(unsigned int slot,
+					     unsigned int size));
+
 /* ------------------------------------------- buckets and their chains */
 
 /*
