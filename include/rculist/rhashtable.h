@@ -1162,7 +1162,23 @@ void *cds_rhashtable_insert_slow(struct cds_rhashtable *ht, const void *key,
  * go on in the new table, where objects already seen may come again.
  * End with cds_rhashtable_walk_exit().
  *
- * Context: any thread; takes the table's walker lock briefly.
+ * First it finishes the resize that is pending or in progress, in the
+ * calling thread: it waits for the rehash thread's step, then runs the
+ * same steps under the table's mutex until the load asks for no other
+ * (it leaves a failed allocation to the thread).  So a walk entered
+ * while no updater runs, after inserts that grew the table, sees one
+ * table: every object exactly once and no -EAGAIN.  In the kernel the
+ * deferred resize has normally ended by then; here the rehash thread
+ * may lag behind fast inserts (one thread serves every table, and a
+ * loaded machine delays it), and the walk would meet it.  Updaters
+ * running during the walk still resize under it, with -EAGAIN.
+ *
+ * Context: any thread, outside or inside a read-side critical section,
+ * holding neither the table's mutex nor a bucket lock.  May block for
+ * the time of a rehash (the kernel's never sleeps), never for a
+ * grace period nor for a fork() (a fork pending, it leaves the resize to
+ * the thread); inside a section (under qsbr: online) it holds grace
+ * periods up meanwhile.  Takes the table's walker lock briefly.
  */
 void cds_rhashtable_walk_enter(struct cds_rhashtable *ht,
 			       struct cds_rhashtable_iter *iter);
