@@ -1184,6 +1184,22 @@ void cds_rhashtable_walk_enter(struct cds_rhashtable *ht,
 			       struct cds_rhashtable_iter *iter);
 
 /**
+ * cds_rhltable_walk_enter - begin a walk over every object of a cds_rhltable
+ * @hlt: the table
+ * @iter: the walk's state, the caller's
+ *
+ * cds_rhashtable_walk_enter() on the table under @hlt: the walk returns
+ * each object of each key's list, duplicates one by one.
+ *
+ * Context: as cds_rhashtable_walk_enter().
+ */
+static inline void cds_rhltable_walk_enter(struct cds_rhltable *hlt,
+					   struct cds_rhashtable_iter *iter)
+{
+	cds_rhashtable_walk_enter(&hlt->ht, iter);
+}
+
+/**
  * cds_rhashtable_walk_exit - end a walk
  * @iter: the walk, stopped
  *

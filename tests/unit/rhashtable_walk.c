@@ -117,11 +117,17 @@ struct walk_result {
  * (the walk's own section nested in it: not for the analysis): what it
  * returned (keys 0..n-1 expected, @seen cleared by the caller).
  */
-static void walk_all(struct cds_rhashtable *ht, int n, unsigned char *seen,
-		     int inside, struct walk_result *r) RCULIST_NO_RCU_ANALYSIS
+static int wobj_index(void *obj)
+{
+	return ((struct wobj *)obj)->key;
+}
+
+static void walk_all_by(struct cds_rhashtable *ht, int (*index)(void *obj),
+			int n, unsigned char *seen, int inside,
+			struct walk_result *r) RCULIST_NO_RCU_ANALYSIS
 {
 	struct cds_rhashtable_iter iter;
-	struct wobj *o;
+	void *o;
 
 	memset(r, 0, sizeof(*r));
 	if (inside)
@@ -129,15 +135,18 @@ static void walk_all(struct cds_rhashtable *ht, int n, unsigned char *seen,
 	cds_rhashtable_walk_enter(ht, &iter);
 	r->start_err = cds_rhashtable_walk_start_check(&iter);
 	while ((o = cds_rhashtable_walk_next(&iter))) {
+		int k;
+
 		if (CDS_IS_ERR(o)) {
 			r->again++;
 			continue;
 		}
-		if (o->key < 0 || o->key >= n) {
+		k = index(o);
+		if (k < 0 || k >= n) {
 			r->bad_key++;
 			continue;
 		}
-		if (seen[o->key]++)
+		if (seen[k]++)
 			r->twice++;
 		r->objects++;
 	}
@@ -145,6 +154,27 @@ static void walk_all(struct cds_rhashtable *ht, int n, unsigned char *seen,
 	if (inside)
 		rculist_read_unlock();
 	cds_rhashtable_walk_exit(&iter);
+}
+
+static void walk_all(struct cds_rhashtable *ht, int n, unsigned char *seen,
+		     int inside, struct walk_result *r)
+{
+	walk_all_by(ht, wobj_index, n, seen, inside, r);
+}
+
+/* The whole result: one table, every one of the @n objects once. */
+static void assert_one_pass(const struct walk_result *r, int n,
+			    const unsigned char *seen)
+{
+	int i;
+
+	cr_assert_eq(r->start_err, 0);
+	cr_assert_eq(r->again, 0, "the walk met %d resizes", r->again);
+	cr_assert_eq(r->bad_key, 0);
+	cr_assert_eq(r->twice, 0, "%d objects twice", r->twice);
+	cr_assert_eq(r->objects, n);
+	for (i = 0; i < n; i++)
+		cr_assert_eq(seen[i], 1, "object %d seen %d times", i, seen[i]);
 }
 
 /*
@@ -173,13 +203,7 @@ static void walk_after_growth(int inside)
 	cr_assert(resizing(&ht), "no resize under way after the inserts");
 	__atomic_store_n(&hook_held, 0, __ATOMIC_RELEASE);
 	walk_all(&ht, N, seen, inside, &r);
-	cr_assert_eq(r.start_err, 0);
-	cr_assert_eq(r.again, 0, "the walk met %d resizes", r.again);
-	cr_assert_eq(r.bad_key, 0);
-	cr_assert_eq(r.twice, 0, "%d objects twice", r.twice);
-	cr_assert_eq(r.objects, N);
-	for (i = 0; i < N; i++)
-		cr_assert_eq(seen[i], 1, "key %d seen %d times", i, seen[i]);
+	assert_one_pass(&r, N, seen);
 	/* No resize left to do: no future table, load at most 75%. */
 	cr_assert_not(resizing(&ht));
 	tbl = ht.tbl;
@@ -204,6 +228,60 @@ Test(rhashtable_walk, entered_after_growth_sees_every_object_once,
 Test(rhashtable_walk, entered_inside_a_section_during_a_rehash, .init = slow_init)
 {
 	walk_after_growth(1);
+}
+
+/* --------------------------------------------------------- rhltable */
+
+struct lwobj {
+	int key;
+	int id;
+	struct cds_rhlist_head list;
+};
+
+static const struct cds_rhashtable_params lwparams = {
+	.key_len = sizeof(int),
+	.key_offset = offsetof(struct lwobj, key),
+	.head_offset = offsetof(struct lwobj, list),
+};
+
+static int lwobj_index(void *obj)
+{
+	return ((struct lwobj *)obj)->id;
+}
+
+/*
+ * cds_rhltable_walk_enter(): the same for a table with duplicate keys
+ * (3 objects per key, 2000 keys: grown from 64 buckets to 4096); the
+ * walk returns each duplicate once.
+ */
+Test(rhashtable_walk, rhltable_entered_after_growth_sees_every_object_once,
+     .init = slow_init)
+{
+	enum { N = 6000 };
+	static struct lwobj o[N];
+	static unsigned char seen[N];
+	static struct cds_rhltable hlt;
+	struct cds_rhashtable_iter iter;
+	struct walk_result r;
+	int i;
+
+	cr_assert_eq(cds_rhltable_init(&hlt, &lwparams), 0);
+	for (i = 0; i < N; i++) {
+		o[i].key = i / 3;
+		o[i].id = i;
+		cr_assert_eq(cds_rhltable_insert(&hlt, &o[i].list, lwparams), 0);
+	}
+	wait_hook_reached();
+	cr_assert(resizing(&hlt.ht), "no resize under way after the inserts");
+	__atomic_store_n(&hook_held, 0, __ATOMIC_RELEASE);
+	/* Entered through the rhltable's own call; walked as the others. */
+	cds_rhltable_walk_enter(&hlt, &iter);
+	cds_rhashtable_walk_exit(&iter);
+	cr_assert_not(resizing(&hlt.ht));
+	walk_all_by(&hlt.ht, lwobj_index, N, seen, 0, &r);
+	assert_one_pass(&r, N, seen);
+	cds_rhltable_destroy(&hlt);
+	rculist__rht_set_rehash_hook(NULL);
 }
 
 /* ------------------------------------------------------------ fork */
