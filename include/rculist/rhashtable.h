@@ -196,7 +196,7 @@ typedef int (*cds_rht_obj_cmpfn_t)(struct cds_rhashtable_compare_arg *arg,
  * @automatic_shrinking: shrink the table below 30% load
  * @hashfn: the key hash, NULL for rculist's own
  * @obj_hashfn: the object hash, for keys that are not @key_len bytes
- * @obj_cmpfn: the key comparison, NULL for memcmp() of @key_len bytes
+ * @obj_cmpfn: the key comparison, NULL for @key_len bytes compared
  *
  * The kernel's fields, names and types.  Give either @key_len, or
  * @obj_hashfn and @obj_cmpfn (then @hashfn hashes lookup keys).
@@ -538,6 +538,45 @@ rculist__rht_head_hash(const struct cds_rhashtable *ht,
 	return rculist__rht_key_hash(ht, tbl, obj + params.key_offset, params);
 }
 
+/*
+ * Non-zero if the @len bytes of an object's key at @obj differ from
+ * @key.  Each byte of @obj is loaded once (8 at a time, then 4, then
+ * one by one), as by the kernel's byte loop.  A reader may compare the
+ * key of a removed object while its owner changes it (the kernel's
+ * test_rhashtable does so right after the removal); libc's memcmp()
+ * loads a differing byte again to order the two and, the byte changed
+ * to the one looked for meanwhile, returns 0: a lookup then returned an
+ * object that never had the key (glibc 2.36 on x86-64: 4 false matches
+ * in 50M calls against a thread flipping the byte).
+ */
+static inline RCULIST__RHT_INLINE int
+rculist__rht_key_differs(const char *obj, const void *key, size_t len)
+{
+	const char *k = (const char *)key;
+	uint64_t a, b;
+	uint32_t a4, b4;
+
+	for (; len >= 8; len -= 8, obj += 8, k += 8) {
+		memcpy(&a, obj, 8);
+		memcpy(&b, k, 8);
+		if (a != b)
+			return 1;
+	}
+	if (len >= 4) {
+		memcpy(&a4, obj, 4);
+		memcpy(&b4, k, 4);
+		if (a4 != b4)
+			return 1;
+		len -= 4;
+		obj += 4;
+		k += 4;
+	}
+	for (; len; len--)
+		if (rculist__load_once(*obj++) != *k++)
+			return 1;
+	return 0;
+}
+
 /* 0 if @he's object has @arg's key. */
 static inline RCULIST__RHT_INLINE int
 rculist__rht_cmp(struct cds_rhashtable_compare_arg *arg,
@@ -550,8 +589,10 @@ rculist__rht_cmp(struct cds_rhashtable_compare_arg *arg,
 	if (params.obj_cmpfn)
 		return params.obj_cmpfn(arg, obj);
 	if (params.key_len)
-		return memcmp(obj + params.key_offset, arg->key, params.key_len);
-	return memcmp(obj + ht->p.key_offset, arg->key, ht->p.key_len);
+		return rculist__rht_key_differs(obj + params.key_offset, arg->key,
+						params.key_len);
+	return rculist__rht_key_differs(obj + ht->p.key_offset, arg->key,
+					ht->p.key_len);
 }
 
 /* ------------------------------------------------------- load factors */
