@@ -23,6 +23,9 @@
 # as a user's program finds it.  Prints each flavour's last line
 # ("<flavour>: returned R, F failures") and exits non-zero if any
 # flavour failed.  KTEST_CC (default cc), KTEST_KEEP=1 keeps $work.
+# KTEST_SLOW_REHASH_US=N: every rehash sleeps N us each 256 buckets it
+# moves (rculist__rht_set_rehash_hook(), from the shim), so that the
+# test's walks start while the rehash thread is still moving objects.
 set -eu
 
 if [ $# -lt 1 ]; then
