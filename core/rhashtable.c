@@ -18,7 +18,9 @@
  * takes run_lock and then work_lock (an online qsbr caller goes offline
  * meanwhile: the job may wait for a grace period), so a child never
  * inherits a table mutex or a bucket lock held by a thread it does not
- * have.  The child starts a thread of its own if a table is queued.
+ * have.  The prepare handler also waits for the cds_rhashtable_walk_enter()
+ * calls that are finishing a resize (rehash_finish()), for the same
+ * reason.  The child starts a thread of its own if a table is queued.
  * The handlers are installed with the first thread, and run before
  * core/fork.c's (prepare handlers run in reverse order of installation):
  * run_lock comes before every other rculist lock.
@@ -132,6 +134,13 @@ static void *(*table_calloc)(size_t nmemb, size_t size) = calloc;
 void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size))
 {
 	__atomic_store_n(&table_calloc, fn ? fn : calloc, __ATOMIC_RELAXED);
+}
+
+static void (*rehash_hook)(unsigned int slot, unsigned int size);
+
+void rculist__rht_set_rehash_hook(void (*fn)(unsigned int slot, unsigned int size))
+{
+	__atomic_store_n(&rehash_hook, fn, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------------------ tables */
@@ -373,8 +382,14 @@ static int rehash_table(struct cds_rhashtable *ht)
 
 	if (!new_tbl)
 		return 0;
-	for (i = 0; i < old_tbl->size; i++)
+	for (i = 0; i < old_tbl->size; i++) {
+		void (*hook)(unsigned int, unsigned int) =
+			__atomic_load_n(&rehash_hook, __ATOMIC_RELAXED);
+
 		rehash_chain(ht, old_tbl, i);
+		if (hook)
+			hook(i, old_tbl->size);
+	}
 	rht_publish(ht->tbl, new_tbl);
 	pthread_mutex_lock(&ht->lock);
 	cds_list_for_each_entry(walker, &old_tbl->walkers, list)
@@ -415,14 +430,18 @@ static int rehash_shrink(struct cds_rhashtable *ht)
 	return rehash_alloc(old_tbl, size);
 }
 
-/* One job of the rehash thread on @ht: non-zero to be queued again. */
-static int rehash_work(struct cds_rhashtable *ht)
+/*
+ * One step of a resize, under @ht's mutex (the kernel's deferred
+ * worker): grow or shrink the newest table if its load asks for it, and
+ * move the oldest table into its future one.  Non-zero to go on: -EAGAIN
+ * (another table is linked), -EEXIST (one was linked already; this step
+ * moved it), -ENOMEM (no table to be had).
+ */
+static int rehash_step(struct cds_rhashtable *ht)
 {
-	struct cds_bucket_table *tbl;
+	struct cds_bucket_table *tbl = last_table(ht->tbl);
 	int err = 0;
 
-	pthread_mutex_lock(&ht->mutex);
-	tbl = last_table(ht->tbl);
 	if (rculist__rht_grow_above_75(ht, tbl))
 		err = rehash_alloc(tbl, tbl->size * 2);
 	else if (ht->p.automatic_shrinking &&
@@ -433,6 +452,16 @@ static int rehash_work(struct cds_rhashtable *ht)
 
 		err = err ? err : nerr;
 	}
+	return err;
+}
+
+/* One job of the rehash thread on @ht: non-zero to be queued again. */
+static int rehash_work(struct cds_rhashtable *ht)
+{
+	int err;
+
+	pthread_mutex_lock(&ht->mutex);
+	err = rehash_step(ht);
 	pthread_mutex_unlock(&ht->mutex);
 	return err;
 }
@@ -447,6 +476,7 @@ static pthread_cond_t work_cond = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
 static struct cds_rhashtable *work_queue;
 static int worker_started, worker_stopped;
+static int helpers, fork_pending; /* rehash_finish(): under work_lock */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 static void *worker_main(void *arg)
@@ -518,12 +548,16 @@ static void before_fork(void)
 
 	pthread_mutex_lock(&run_lock);
 	pthread_mutex_lock(&work_lock);
+	fork_pending = 1;
+	while (helpers)
+		pthread_cond_wait(&done_cond, &work_lock);
 	if (online)
 		rculist_thread_online();
 }
 
 static void after_fork_parent(void)
 {
+	fork_pending = 0;
 	pthread_mutex_unlock(&work_lock);
 	pthread_mutex_unlock(&run_lock);
 }
@@ -536,6 +570,8 @@ static void after_fork_child(void)
 	pthread_cond_init(&work_cond, NULL);
 	pthread_cond_init(&done_cond, NULL);
 	worker_started = 0;
+	fork_pending = 0;
+	helpers = 0;
 	if (work_queue && !worker_stopped)
 		worker_start_locked();
 	pthread_mutex_unlock(&work_lock);
@@ -609,6 +645,52 @@ static void work_cancel(struct cds_rhashtable *ht)
 	pthread_mutex_unlock(&work_lock);
 	if (online)
 		rculist_thread_online();
+}
+
+/*
+ * What cds_rhashtable_walk_enter() does first: finish the resize that
+ * is pending or in progress on @ht, in the calling thread, so that a
+ * walk entered while no updater runs sees one table.  The steps are the
+ * thread's (rehash_step(), under the table's mutex), repeated until one
+ * changes nothing; on -ENOMEM the thread is left to try again later.
+ *
+ * No deadlock, whatever section the caller is in: the locks it waits
+ * for (the table's mutex; bucket locks, under it) are held only by
+ * rehash steps, which never wait for a grace period (old tables are
+ * freed by rculist_call_rcu(), which never blocks), and by updaters
+ * between two stores.  It never waits for a fork() either: a helper
+ * counts itself in under work_lock and steps aside (helps no more) once
+ * a fork is pending; the prepare handler waits until the helpers are
+ * out, so that no child inherits a table's mutex or bucket lock held by
+ * a thread it does not have.  A helper inside a read-side section (or
+ * online under qsbr) holds grace periods up while it waits and moves,
+ * as a long section would.
+ */
+static void rehash_finish(struct cds_rhashtable *ht)
+{
+	pthread_once(&atfork_once, atfork_install);
+	pthread_mutex_lock(&work_lock);
+	if (fork_pending) {
+		pthread_mutex_unlock(&work_lock);
+		return;
+	}
+	helpers++;
+	pthread_mutex_unlock(&work_lock);
+
+	pthread_mutex_lock(&ht->mutex);
+	for (;;) {
+		struct cds_bucket_table *tbl = ht->tbl;
+		int err = rehash_step(ht);
+
+		if (err == -ENOMEM || (err != -EAGAIN && ht->tbl == tbl))
+			break;
+	}
+	pthread_mutex_unlock(&ht->mutex);
+
+	pthread_mutex_lock(&work_lock);
+	if (!--helpers)
+		pthread_cond_broadcast(&done_cond);
+	pthread_mutex_unlock(&work_lock);
 }
 
 /* At exit: no job starts once it has run; the one in progress gets 1 s. */
@@ -790,6 +872,7 @@ void *cds_rhashtable_insert_slow(struct cds_rhashtable *ht, const void *key,
 void cds_rhashtable_walk_enter(struct cds_rhashtable *ht,
 			       struct cds_rhashtable_iter *iter)
 {
+	rehash_finish(ht);
 	iter->ht = ht;
 	iter->p = NULL;
 	iter->list = NULL;

@@ -196,7 +196,7 @@ typedef int (*cds_rht_obj_cmpfn_t)(struct cds_rhashtable_compare_arg *arg,
  * @automatic_shrinking: shrink the table below 30% load
  * @hashfn: the key hash, NULL for rculist's own
  * @obj_hashfn: the object hash, for keys that are not @key_len bytes
- * @obj_cmpfn: the key comparison, NULL for memcmp() of @key_len bytes
+ * @obj_cmpfn: the key comparison, NULL for @key_len bytes compared
  *
  * The kernel's fields, names and types.  Give either @key_len, or
  * @obj_hashfn and @obj_cmpfn (then @hashfn hashes lookup keys).
@@ -538,6 +538,45 @@ rculist__rht_head_hash(const struct cds_rhashtable *ht,
 	return rculist__rht_key_hash(ht, tbl, obj + params.key_offset, params);
 }
 
+/*
+ * Non-zero if the @len bytes of an object's key at @obj differ from
+ * @key.  Each byte of @obj is loaded once (8 at a time, then 4, then
+ * one by one), as by the kernel's byte loop.  A reader may compare the
+ * key of a removed object while its owner changes it (the kernel's
+ * test_rhashtable does so right after the removal); libc's memcmp()
+ * loads a differing byte again to order the two and, the byte changed
+ * to the one looked for meanwhile, returns 0: a lookup then returned an
+ * object that never had the key (glibc 2.36 on x86-64: 4 false matches
+ * in 50M calls against a thread flipping the byte).
+ */
+static inline RCULIST__RHT_INLINE int
+rculist__rht_key_differs(const char *obj, const void *key, size_t len)
+{
+	const char *k = (const char *)key;
+	uint64_t a, b;
+	uint32_t a4, b4;
+
+	for (; len >= 8; len -= 8, obj += 8, k += 8) {
+		memcpy(&a, obj, 8);
+		memcpy(&b, k, 8);
+		if (a != b)
+			return 1;
+	}
+	if (len >= 4) {
+		memcpy(&a4, obj, 4);
+		memcpy(&b4, k, 4);
+		if (a4 != b4)
+			return 1;
+		len -= 4;
+		obj += 4;
+		k += 4;
+	}
+	for (; len; len--)
+		if (rculist__load_once(*obj++) != *k++)
+			return 1;
+	return 0;
+}
+
 /* 0 if @he's object has @arg's key. */
 static inline RCULIST__RHT_INLINE int
 rculist__rht_cmp(struct cds_rhashtable_compare_arg *arg,
@@ -550,8 +589,10 @@ rculist__rht_cmp(struct cds_rhashtable_compare_arg *arg,
 	if (params.obj_cmpfn)
 		return params.obj_cmpfn(arg, obj);
 	if (params.key_len)
-		return memcmp(obj + params.key_offset, arg->key, params.key_len);
-	return memcmp(obj + ht->p.key_offset, arg->key, ht->p.key_len);
+		return rculist__rht_key_differs(obj + params.key_offset, arg->key,
+						params.key_len);
+	return rculist__rht_key_differs(obj + ht->p.key_offset, arg->key,
+					ht->p.key_len);
 }
 
 /* ------------------------------------------------------- load factors */
@@ -611,6 +652,15 @@ void rculist__rht_schedule(struct cds_rhashtable *ht);
  * by default, NULL restores it); a test makes it fail to see -ENOMEM.
  */
 void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size));
+
+/*
+ * Internal, for the tests: call @fn(slot, size) after each bucket a
+ * rehash moves out of a table of @size buckets (NULL: none), in the
+ * thread that moves it, under the table's mutex; a test sleeps there to
+ * see a walk overlap a slow rehash.
+ */
+void rculist__rht_set_rehash_hook(void (*fn)(unsigned int slot,
+					     unsigned int size));
 
 /* ------------------------------------------- buckets and their chains */
 
@@ -1153,10 +1203,42 @@ void *cds_rhashtable_insert_slow(struct cds_rhashtable *ht, const void *key,
  * go on in the new table, where objects already seen may come again.
  * End with cds_rhashtable_walk_exit().
  *
- * Context: any thread; takes the table's walker lock briefly.
+ * First it finishes the resize that is pending or in progress, in the
+ * calling thread: it waits for the rehash thread's step, then runs the
+ * same steps under the table's mutex until the load asks for no other
+ * (it leaves a failed allocation to the thread).  So a walk entered
+ * while no updater runs, after inserts that grew the table, sees one
+ * table: every object exactly once and no -EAGAIN.  In the kernel the
+ * deferred resize has normally ended by then; here the rehash thread
+ * may lag behind fast inserts (one thread serves every table, and a
+ * loaded machine delays it), and the walk would meet it.  Updaters
+ * running during the walk still resize under it, with -EAGAIN.
+ *
+ * Context: any thread, outside or inside a read-side critical section,
+ * holding neither the table's mutex nor a bucket lock.  May block for
+ * the time of a rehash (the kernel's never sleeps), never for a
+ * grace period nor for a fork() (a fork pending, it leaves the resize to
+ * the thread); inside a section (under qsbr: online) it holds grace
+ * periods up meanwhile.  Takes the table's walker lock briefly.
  */
 void cds_rhashtable_walk_enter(struct cds_rhashtable *ht,
 			       struct cds_rhashtable_iter *iter);
+
+/**
+ * cds_rhltable_walk_enter - begin a walk over every object of a cds_rhltable
+ * @hlt: the table
+ * @iter: the walk's state, the caller's
+ *
+ * cds_rhashtable_walk_enter() on the table under @hlt: the walk returns
+ * each object of each key's list, duplicates one by one.
+ *
+ * Context: as cds_rhashtable_walk_enter().
+ */
+static inline void cds_rhltable_walk_enter(struct cds_rhltable *hlt,
+					   struct cds_rhashtable_iter *iter)
+{
+	cds_rhashtable_walk_enter(&hlt->ht, iter);
+}
 
 /**
  * cds_rhashtable_walk_exit - end a walk

@@ -23,6 +23,9 @@
 # as a user's program finds it.  Prints each flavour's last line
 # ("<flavour>: returned R, F failures") and exits non-zero if any
 # flavour failed.  KTEST_CC (default cc), KTEST_KEEP=1 keeps $work.
+# KTEST_SLOW_REHASH_US=N: every rehash sleeps N us each 256 buckets it
+# moves (rculist__rht_set_rehash_hook(), from the shim), so that the
+# test's walks start while the rehash thread is still moving objects.
 set -eu
 
 if [ $# -lt 1 ]; then
@@ -41,6 +44,8 @@ mkdir -p "$work"
 [ "${KTEST_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 
 echo "== kernel_test: $src, mapped in $work"
+[ -n "${KTEST_SLOW_REHASH_US:-}" ] &&
+	echo "   a rehash sleeps $KTEST_SLOW_REHASH_US us every 256 buckets (KTEST_SLOW_REHASH_US)"
 make -C "$top" --no-print-directory install PREFIX="$work/prefix" \
 	GEN_B="$work/gen" >"$work/install.log" 2>&1 ||
 	{ tail -20 "$work/install.log" >&2; exit 1; }
@@ -193,6 +198,20 @@ static inline int kthread_stop(struct task_struct *k)
 		return r || kfail; \
 	}
 #define module_exit(f)
+/* KTEST_SLOW_REHASH_US=N: a rehash sleeps N us every 256 buckets it moves. */
+static unsigned int ktest_slow_us;
+static void ktest_slow(unsigned int slot, unsigned int size)
+{
+	if ((slot & 255) == 255 || slot + 1 == size)
+		usleep(ktest_slow_us);
+}
+__attribute__((constructor)) static void ktest_slow_init(void)
+{
+	const char *s = getenv("KTEST_SLOW_REHASH_US");
+
+	if (s && (ktest_slow_us = (unsigned int)atoi(s)))
+		rculist__rht_set_rehash_hook(ktest_slow);
+}
 EOF
 
 pc="$work/prefix/lib/pkgconfig"
