@@ -653,6 +653,10 @@ static void work_cancel(struct cds_rhashtable *ht)
  * walk entered while no updater runs sees one table.  The steps are the
  * thread's (rehash_step(), under the table's mutex), repeated until one
  * changes nothing; on -ENOMEM the thread is left to try again later.
+ * Only a resize asked for (the job queued or running) or linked: a
+ * table whose load would ask for one but that no update has asked about
+ * is left as it is (one sized by nelem_hint ahead of its inserts is not
+ * shrunk by a walk, as the kernel's walk_enter() resizes nothing).
  *
  * No deadlock, whatever section the caller is in: the locks it waits
  * for (the table's mutex; bucket locks, under it) are held only by
@@ -668,22 +672,26 @@ static void work_cancel(struct cds_rhashtable *ht)
  */
 static void rehash_finish(struct cds_rhashtable *ht)
 {
+	int asked, pending;
+
 	pthread_once(&atfork_once, atfork_install);
 	pthread_mutex_lock(&work_lock);
 	if (fork_pending) {
 		pthread_mutex_unlock(&work_lock);
 		return;
 	}
+	asked = ht->work_state != WORK_IDLE;
 	helpers++;
 	pthread_mutex_unlock(&work_lock);
 
 	pthread_mutex_lock(&ht->mutex);
-	for (;;) {
+	/* Under the mutex ht->tbl stays: only a step (or the end) frees it. */
+	pending = asked || rculist__load_once(ht->tbl->future_tbl);
+	while (pending) {
 		struct cds_bucket_table *tbl = ht->tbl;
 		int err = rehash_step(ht);
 
-		if (err == -ENOMEM || (err != -EAGAIN && ht->tbl == tbl))
-			break;
+		pending = err == -EAGAIN || (err != -ENOMEM && ht->tbl != tbl);
 	}
 	pthread_mutex_unlock(&ht->mutex);
 

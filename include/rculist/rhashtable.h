@@ -1206,7 +1206,9 @@ void *cds_rhashtable_insert_slow(struct cds_rhashtable *ht, const void *key,
  * First it finishes the resize that is pending or in progress, in the
  * calling thread: it waits for the rehash thread's step, then runs the
  * same steps under the table's mutex until the load asks for no other
- * (it leaves a failed allocation to the thread).  So a walk entered
+ * (it leaves a failed allocation to the thread).  A table that no
+ * update has asked to resize is left as it is (one sized by nelem_hint
+ * ahead of its inserts keeps its size).  So a walk entered
  * while no updater runs, after inserts that grew the table, sees one
  * table: every object exactly once and no -EAGAIN.  In the kernel the
  * deferred resize has normally ended by then; here the rehash thread
