@@ -138,6 +138,16 @@ void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size))
 
 static void (*rehash_hook)(unsigned int slot, unsigned int size);
 
+static int (*thread_start)(void *(*fn)(void *),
+			   const char *name) = rculist__thread_start;
+
+void rculist__rht_set_thread_start(int (*fn)(void *(*start)(void *),
+					     const char *name))
+{
+	__atomic_store_n(&thread_start, fn ? fn : rculist__thread_start,
+			 __ATOMIC_RELAXED);
+}
+
 void rculist__rht_set_rehash_hook(void (*fn)(unsigned int slot, unsigned int size))
 {
 	__atomic_store_n(&rehash_hook, fn, __ATOMIC_RELAXED);
@@ -590,21 +600,25 @@ static void worker_start_locked(void)
 		return;
 	pthread_once(&atfork_once, atfork_install);
 	/* On failure the next resize asked for tries again. */
-	if (!rculist__thread_start(worker_main, "rculist-rhash"))
-		worker_started = 1;
+	if (!__atomic_load_n(&thread_start, __ATOMIC_RELAXED)(worker_main,
+							      "rculist-rhash"))
+		__atomic_store_n(&worker_started, 1, __ATOMIC_RELAXED);
 }
 
 /*
  * Queue @ht for the thread, as the kernel's schedule_work(): once, however
  * many callers ask before it runs; asked while it runs, it runs again.
  * The fast paths call it on every insert above 75% load: when the job is
- * queued already it returns without the lock.
+ * queued already, and a thread is there to run it, it returns without
+ * the lock.  Without a thread (its start failed) each ask tries again:
+ * the job queued by the ask that failed would otherwise wait for ever.
  */
 void rculist__rht_schedule(struct cds_rhashtable *ht)
 {
 	int s = __atomic_load_n(&ht->work_state, __ATOMIC_RELAXED);
 
-	if (s == WORK_QUEUED || s == WORK_RUNNING_AGAIN)
+	if ((s == WORK_QUEUED || s == WORK_RUNNING_AGAIN) &&
+	    __atomic_load_n(&worker_started, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&work_lock);
 	if (ht->work_state == WORK_IDLE) {

@@ -654,6 +654,14 @@ void rculist__rht_schedule(struct cds_rhashtable *ht);
 void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size));
 
 /*
+ * Internal, for the tests: start the rehash thread with @fn (0 or an
+ * error number, as pthread_create(); NULL restores rculist's); a test
+ * makes it fail to see the next resize asked for start the thread.
+ */
+void rculist__rht_set_thread_start(int (*fn)(void *(*start)(void *),
+					     const char *name));
+
+/*
  * Internal, for the tests: call @fn(slot, size) after each bucket a
  * rehash moves out of a table of @size buckets (NULL: none), in the
  * thread that moves it, under the table's mutex; a test sleeps there to

@@ -395,6 +395,48 @@ Test(rhashtable, enomem_leaves_the_table_whole, .init = reg)
 		free(o[i]);
 }
 
+static int failed_starts;
+
+static int failing_start(void *(*fn)(void *), const char *name)
+{
+	(void)fn;
+	(void)name;
+	failed_starts++;
+	return EAGAIN; /* pthread_create()'s: no resources for a thread */
+}
+
+/*
+ * The rehash thread could not be started: the resize asked for is not
+ * lost, the next insert that asks starts the thread and the table grows.
+ */
+Test(rhashtable, thread_started_by_the_ask_after_a_failed_start, .init = reg)
+{
+	struct cds_rhashtable ht;
+	enum { N = 60 };
+	struct tobj *o[N];
+	int i;
+
+	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
+	for (i = 0; i < N; i++) {
+		o[i] = tobj_new(i, i);
+		if (i == 48) /* 49 in 64 buckets: above 75%, a resize asked */
+			rculist__rht_set_thread_start(failing_start);
+		cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node, params),
+			     0);
+		if (i == 48) {
+			rculist__rht_set_thread_start(NULL);
+			cr_assert_eq(failed_starts, 1);
+			cr_assert_eq(ht.tbl->size, 64);
+		}
+	}
+	cr_assert_eq(wait_settled(&ht, 128, 128), 128);
+	for (i = 0; i < N; i++)
+		cr_assert_eq(find(&ht, i), o[i], "key %d", i);
+	cds_rhashtable_destroy(&ht);
+	for (i = 0; i < N; i++)
+		free(o[i]);
+}
+
 /* A table of 1024 buckets and its @n objects, keys 0..n-1. */
 static void walker_table(struct cds_rhashtable *ht,
 			 const struct cds_rhashtable_params *p, struct tobj **o,
