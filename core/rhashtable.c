@@ -138,6 +138,16 @@ void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size))
 
 static void (*rehash_hook)(unsigned int slot, unsigned int size);
 
+static int (*thread_start)(void *(*fn)(void *),
+			   const char *name) = rculist__thread_start;
+
+void rculist__rht_set_thread_start(int (*fn)(void *(*start)(void *),
+					     const char *name))
+{
+	__atomic_store_n(&thread_start, fn ? fn : rculist__thread_start,
+			 __ATOMIC_RELAXED);
+}
+
 void rculist__rht_set_rehash_hook(void (*fn)(unsigned int slot, unsigned int size))
 {
 	__atomic_store_n(&rehash_hook, fn, __ATOMIC_RELAXED);
@@ -590,21 +600,25 @@ static void worker_start_locked(void)
 		return;
 	pthread_once(&atfork_once, atfork_install);
 	/* On failure the next resize asked for tries again. */
-	if (!rculist__thread_start(worker_main, "rculist-rhash"))
-		worker_started = 1;
+	if (!__atomic_load_n(&thread_start, __ATOMIC_RELAXED)(worker_main,
+							      "rculist-rhash"))
+		__atomic_store_n(&worker_started, 1, __ATOMIC_RELAXED);
 }
 
 /*
  * Queue @ht for the thread, as the kernel's schedule_work(): once, however
  * many callers ask before it runs; asked while it runs, it runs again.
  * The fast paths call it on every insert above 75% load: when the job is
- * queued already it returns without the lock.
+ * queued already, and a thread is there to run it, it returns without
+ * the lock.  Without a thread (its start failed) each ask tries again:
+ * the job queued by the ask that failed would otherwise wait for ever.
  */
 void rculist__rht_schedule(struct cds_rhashtable *ht)
 {
 	int s = __atomic_load_n(&ht->work_state, __ATOMIC_RELAXED);
 
-	if (s == WORK_QUEUED || s == WORK_RUNNING_AGAIN)
+	if ((s == WORK_QUEUED || s == WORK_RUNNING_AGAIN) &&
+	    __atomic_load_n(&worker_started, __ATOMIC_RELAXED))
 		return;
 	pthread_mutex_lock(&work_lock);
 	if (ht->work_state == WORK_IDLE) {
@@ -653,6 +667,10 @@ static void work_cancel(struct cds_rhashtable *ht)
  * walk entered while no updater runs sees one table.  The steps are the
  * thread's (rehash_step(), under the table's mutex), repeated until one
  * changes nothing; on -ENOMEM the thread is left to try again later.
+ * Only a resize asked for (the job queued or running) or linked: a
+ * table whose load would ask for one but that no update has asked about
+ * is left as it is (one sized by nelem_hint ahead of its inserts is not
+ * shrunk by a walk, as the kernel's walk_enter() resizes nothing).
  *
  * No deadlock, whatever section the caller is in: the locks it waits
  * for (the table's mutex; bucket locks, under it) are held only by
@@ -668,22 +686,26 @@ static void work_cancel(struct cds_rhashtable *ht)
  */
 static void rehash_finish(struct cds_rhashtable *ht)
 {
+	int asked, pending;
+
 	pthread_once(&atfork_once, atfork_install);
 	pthread_mutex_lock(&work_lock);
 	if (fork_pending) {
 		pthread_mutex_unlock(&work_lock);
 		return;
 	}
+	asked = ht->work_state != WORK_IDLE;
 	helpers++;
 	pthread_mutex_unlock(&work_lock);
 
 	pthread_mutex_lock(&ht->mutex);
-	for (;;) {
+	/* Under the mutex ht->tbl stays: only a step (or the end) frees it. */
+	pending = asked || rculist__load_once(ht->tbl->future_tbl);
+	while (pending) {
 		struct cds_bucket_table *tbl = ht->tbl;
 		int err = rehash_step(ht);
 
-		if (err == -ENOMEM || (err != -EAGAIN && ht->tbl == tbl))
-			break;
+		pending = err == -EAGAIN || (err != -ENOMEM && ht->tbl != tbl);
 	}
 	pthread_mutex_unlock(&ht->mutex);
 

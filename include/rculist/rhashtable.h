@@ -654,6 +654,14 @@ void rculist__rht_schedule(struct cds_rhashtable *ht);
 void rculist__rht_set_calloc(void *(*fn)(size_t nmemb, size_t size));
 
 /*
+ * Internal, for the tests: start the rehash thread with @fn (0 or an
+ * error number, as pthread_create(); NULL restores rculist's); a test
+ * makes it fail to see the next resize asked for start the thread.
+ */
+void rculist__rht_set_thread_start(int (*fn)(void *(*start)(void *),
+					     const char *name));
+
+/*
  * Internal, for the tests: call @fn(slot, size) after each bucket a
  * rehash moves out of a table of @size buckets (NULL: none), in the
  * thread that moves it, under the table's mutex; a test sleeps there to
@@ -1206,7 +1214,9 @@ void *cds_rhashtable_insert_slow(struct cds_rhashtable *ht, const void *key,
  * First it finishes the resize that is pending or in progress, in the
  * calling thread: it waits for the rehash thread's step, then runs the
  * same steps under the table's mutex until the load asks for no other
- * (it leaves a failed allocation to the thread).  So a walk entered
+ * (it leaves a failed allocation to the thread).  A table that no
+ * update has asked to resize is left as it is (one sized by nelem_hint
+ * ahead of its inserts keeps its size).  So a walk entered
  * while no updater runs, after inserts that grew the table, sees one
  * table: every object exactly once and no -EAGAIN.  In the kernel the
  * deferred resize has normally ended by then; here the rehash thread

@@ -89,16 +89,16 @@ static unsigned int wait_settled(struct cds_rhashtable *ht, unsigned int lo,
 				 unsigned int hi)
 {
 	struct timespec ms = { 0, 1000000 };
-	int i;
+	unsigned int size = 0;
+	int i, busy = 0;
 
 	for (i = 0; i < 20000; i++) {
 		struct cds_bucket_table *tbl;
-		unsigned int size;
 
 		rculist_read_lock();
 		tbl = rculist__deref(ht->tbl);
 		size = tbl->size;
-		int busy = rculist__deref(tbl->future_tbl) != NULL;
+		busy = rculist__deref(tbl->future_tbl) != NULL;
 		rculist_read_unlock();
 		if (!busy && size >= lo && size <= hi)
 			return size;
@@ -106,8 +106,10 @@ static unsigned int wait_settled(struct cds_rhashtable *ht, unsigned int lo,
 		nanosleep(&ms, NULL);
 		rculist_thread_online();
 	}
-	cr_assert_fail("no progress: the table did not reach %u..%u buckets",
-		       lo, hi);
+	cr_assert_fail("no progress: the table did not reach %u..%u buckets "
+		       "(%u buckets%s, %u objects)",
+		       lo, hi, size, busy ? ", resizing" : "",
+		       rculist__load_once(ht->nelems));
 	return 0;
 }
 
@@ -393,6 +395,138 @@ Test(rhashtable, enomem_leaves_the_table_whole, .init = reg)
 		free(o[i]);
 }
 
+static int failed_starts;
+
+static int failing_start(void *(*fn)(void *), const char *name)
+{
+	(void)fn;
+	(void)name;
+	failed_starts++;
+	return EAGAIN; /* pthread_create()'s: no resources for a thread */
+}
+
+/*
+ * The rehash thread could not be started: the resize asked for is not
+ * lost, the next insert that asks starts the thread and the table grows.
+ */
+Test(rhashtable, thread_started_by_the_ask_after_a_failed_start, .init = reg)
+{
+	struct cds_rhashtable ht;
+	enum { N = 60 };
+	struct tobj *o[N];
+	int i;
+
+	cr_assert_eq(cds_rhashtable_init(&ht, &params), 0);
+	for (i = 0; i < N; i++) {
+		o[i] = tobj_new(i, i);
+		if (i == 48) /* 49 in 64 buckets: above 75%, a resize asked */
+			rculist__rht_set_thread_start(failing_start);
+		cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node, params),
+			     0);
+		if (i == 48) {
+			rculist__rht_set_thread_start(NULL);
+			cr_assert_eq(failed_starts, 1);
+			cr_assert_eq(ht.tbl->size, 64);
+		}
+	}
+	cr_assert_eq(wait_settled(&ht, 128, 128), 128);
+	for (i = 0; i < N; i++)
+		cr_assert_eq(find(&ht, i), o[i], "key %d", i);
+	cds_rhashtable_destroy(&ht);
+	for (i = 0; i < N; i++)
+		free(o[i]);
+}
+
+/* A table of 1024 buckets and its @n objects, keys 0..n-1. */
+static void walker_table(struct cds_rhashtable *ht,
+			 const struct cds_rhashtable_params *p, struct tobj **o,
+			 int n)
+{
+	int i;
+
+	cr_assert_eq(cds_rhashtable_init(ht, p), 0);
+	cr_assert_eq(ht->tbl->size, 1024);
+	for (i = 0; i < n; i++) {
+		o[i] = tobj_new(i, i);
+		cr_assert_eq(cds_rhashtable_insert_fast(ht, &o[i]->node, *p), 0);
+	}
+}
+
+/* Until no resize is linked and the load asks for none: the size. */
+static unsigned int wait_load_holds(struct cds_rhashtable *ht)
+{
+	unsigned int nelems = rculist__load_once(ht->nelems);
+	/* The sizes that load holds in: n >= 30% of them, n <= 75%. */
+	unsigned int lo = 1, hi = ht->p.min_size;
+
+	while (lo / 4 * 3 < nelems)
+		lo <<= 1;
+	while ((hi * 2) * 3 / 10 <= nelems)
+		hi <<= 1;
+	return wait_settled(ht, lo, hi);
+}
+
+/*
+ * A walk stopped on @ht's table while all its objects but 10 are removed
+ * (o[10..n-1]): the shrink frees that table, the next start says -EAGAIN
+ * and the walk returns the 10 left, from the new table, once each.
+ *
+ * Where the table settles depends on the counts the rehash thread read
+ * (the kernel's rule: a table under 30% load shrinks to 150% of the
+ * count its step reads, and 32 buckets hold 10 objects above 30%): 16
+ * buckets if it read 10, 32 if it followed the removals down table by
+ * table (64 buckets shrink to 32 for 12 to 18 objects).  @follow picks
+ * the one: the rehash thread held off by the table's mutex during the
+ * removals (16), or each removal waited on until the load rule holds
+ * again (512, 256, 128, 64, then 32).  A rehash thread left to its own
+ * pace gives either: a loaded machine that preempted the removals gave
+ * 32 in about 1 run in 60.
+ */
+static void walk_stopped_across_shrink(struct cds_rhashtable *ht,
+				       const struct cds_rhashtable_params *p,
+				       struct tobj **o, int n, bool follow)
+{
+	struct cds_rhashtable_iter iter;
+	unsigned char seen[10];
+	int i, k = 0, again = 0;
+	struct tobj *x;
+
+	cds_rhashtable_walk_enter(ht, &iter);
+	cds_rhashtable_walk_start(&iter);
+	cr_assert_not_null(cds_rhashtable_walk_next(&iter));
+	cds_rhashtable_walk_stop(&iter);
+	if (!follow)
+		pthread_mutex_lock(&ht->mutex);
+	for (i = 10; i < n; i++) {
+		cr_assert_eq(cds_rhashtable_remove_fast(ht, &o[i]->node, *p), 0);
+		if (follow)
+			wait_load_holds(ht);
+	}
+	if (!follow)
+		pthread_mutex_unlock(&ht->mutex);
+	cr_assert_eq(wait_settled(ht, 16, 32), follow ? 32 : 16);
+	cr_assert_eq(cds_rhashtable_walk_start_check(&iter), -EAGAIN);
+	memset(seen, 0, sizeof(seen));
+	while ((x = cds_rhashtable_walk_next(&iter))) {
+		if (CDS_IS_ERR(x)) {
+			cr_assert_eq(CDS_PTR_ERR(x), -EAGAIN);
+			again++;
+			continue;
+		}
+		cr_assert_lt(x->key, 10, "key %d was removed", x->key);
+		cr_assert_eq(seen[x->key]++, 0, "key %d twice", x->key);
+		k++;
+	}
+	cds_rhashtable_walk_stop(&iter);
+	cds_rhashtable_walk_exit(&iter);
+	cr_assert_eq(k, 10, "%d objects, %d -EAGAIN, size %u", k, again,
+		     ht->tbl->size);
+	cr_assert_eq(again, 0);
+	cds_rhashtable_destroy(ht);
+	for (i = 0; i < n; i++)
+		free(o[i]);
+}
+
 /* Every object once; then, after a resize while stopped, -EAGAIN. */
 Test(rhashtable, walker, .init = reg)
 {
@@ -402,16 +536,14 @@ Test(rhashtable, walker, .init = reg)
 	enum { N = 300 };
 	struct tobj *o[N], *x;
 	unsigned char seen[N];
-	int i, n = 0, again = 0;
+	int n = 0;
 
-	p.nelem_hint = 400; /* 1024 buckets: no resize for N objects */
-	cr_assert_eq(cds_rhashtable_init(&ht, &p), 0);
-	for (i = 0; i < N; i++) {
-		o[i] = tobj_new(i, i);
-		cr_assert_eq(cds_rhashtable_insert_fast(&ht, &o[i]->node, p), 0);
-	}
+	p.nelem_hint = 400; /* 1024 buckets: no growth for N objects */
+	walker_table(&ht, &p, o, N);
 	memset(seen, 0, sizeof(seen));
 	cds_rhashtable_walk_enter(&ht, &iter);
+	/* Under 30% load, but no update asked for a shrink: none. */
+	cr_assert_eq(ht.tbl->size, 1024);
 	cds_rhashtable_walk_start(&iter);
 	while ((x = cds_rhashtable_walk_next(&iter))) {
 		cr_assert(!CDS_IS_ERR(x));
@@ -428,33 +560,20 @@ Test(rhashtable, walker, .init = reg)
 	cr_assert_eq(n, N);
 
 	/* Stopped on a table that a shrink frees: -EAGAIN, then all again. */
-	cds_rhashtable_walk_enter(&ht, &iter);
-	cds_rhashtable_walk_start(&iter);
-	cr_assert_not_null(cds_rhashtable_walk_next(&iter));
-	cds_rhashtable_walk_stop(&iter);
-	for (i = 10; i < N; i++)
-		cr_assert_eq(cds_rhashtable_remove_fast(&ht, &o[i]->node, p), 0);
-	wait_settled(&ht, 4, 16);
-	cr_assert_eq(cds_rhashtable_walk_start_check(&iter), -EAGAIN);
-	memset(seen, 0, sizeof(seen));
-	n = 0;
-	while ((x = cds_rhashtable_walk_next(&iter))) {
-		if (CDS_IS_ERR(x)) {
-			cr_assert_eq(CDS_PTR_ERR(x), -EAGAIN);
-			again++;
-			continue;
-		}
-		cr_assert_eq(seen[x->key]++, 0);
-		n++;
-	}
-	cds_rhashtable_walk_stop(&iter);
-	cds_rhashtable_walk_exit(&iter);
-	cr_assert_eq(n, 10, "%d objects, %d -EAGAIN, size %u", n, again,
-		     ht.tbl->size);
-	cr_assert_eq(again, 0);
-	cds_rhashtable_destroy(&ht);
-	for (i = 0; i < N; i++)
-		free(o[i]);
+	walk_stopped_across_shrink(&ht, &p, o, N, false);
+}
+
+/* The same, the rehash thread following the removals down: 32 buckets. */
+Test(rhashtable, walker_stopped_while_shrinks_follow_removals, .init = reg)
+{
+	struct cds_rhashtable_params p = params;
+	struct cds_rhashtable ht;
+	enum { N = 300 };
+	struct tobj *o[N];
+
+	p.nelem_hint = 400;
+	walker_table(&ht, &p, o, N);
+	walk_stopped_across_shrink(&ht, &p, o, N, true);
 }
 
 struct lobj {
