@@ -47,8 +47,9 @@ DQ_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/dq)
 HASH_BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/hash)
 CXX_RCU_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/cxx_rcu/cxx_rcu-$(f))
 RHASH_BENCH_BINS := $(foreach f,$(FLAVORS),$(BENCH_B)/$(f)/rhash)
-BENCH_BINS_BENCH := $(BENCH_BINS) $(BENCH_POLL_BINS) $(RECLAIM_BINS) $(CXX_RCU_BINS)
-BENCH_BINS_FULL  := $(BENCH_BINS_BENCH) $(DQ_BINS) $(HASH_BENCH_BINS) $(RHASH_BENCH_BINS)
+BENCH_BINS_BENCH := $(BENCH_BINS) $(BENCH_POLL_BINS) $(RECLAIM_BINS) $(CXX_RCU_BINS) \
+		    $(RHASH_BENCH_BINS)
+BENCH_BINS_FULL  := $(BENCH_BINS_BENCH) $(DQ_BINS) $(HASH_BENCH_BINS)
 
 # Built in parallel, one job per CPU, unless make was given -j already.
 BENCH_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
@@ -60,7 +61,7 @@ bench-build: $(BENCH_BINS)
 bench-bins-bench: $(BENCH_BINS_BENCH)
 bench-bins-full: $(BENCH_BINS_FULL)
 
-bench: ## Every flavour against liburcu and locks: the closing tables and the chart (~3 min on 2 CPUs; BENCH_QUICK=1)
+bench: ## Every flavour against liburcu and locks, cds_rhashtable against rculfhash: the closing tables and the chart (~4 min on 2 CPUs; BENCH_QUICK=1)
 	$(Q)$(MAKE) --no-print-directory $(BENCH_JOBS) bench-gnuplot bench-bins-bench
 	$(Q)$(BENCH_ENV) sh bench/run.sh $(BENCH_B) $(FLAVORS)
 

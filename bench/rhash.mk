@@ -8,7 +8,8 @@
 # buckets=<n> others=<cores>` and `rhash: impl=<i> flavor=<f> keys=<n>
 # readers=<r> updater=<u> lookups/s=<n>M lookups/cpu-s=<n>M hits=<%>
 # updates/s=<n>M bytes/elem=<n> others=<cores>`.  Section rhash of
-# bench-full (bench/run.sh; about 25 s a flavour, loaded machine), quick
+# make bench and bench-full (bench/run.sh; 8 s a flavour idle, about 25 s
+# loaded), quick
 # in check-bench (BENCH_QUICK=1: 4096 keys, 0.02 s a case), which wants
 # every line of every flavour and, without an updater, every lookup to
 # find its key (hits=100.0%).  Its binaries: bench.mk's RHASH_BENCH_BINS.
@@ -21,5 +22,5 @@ $(BENCH_B)/%/rhash: bench/rhash.c bench/keys.h bench/measure.h bench/workers.h i
 		$(call pkg,--libs liburcu-cds) $(call urcu_libs,$*) -lpthread
 
 .PHONY: bench-rhash
-bench-rhash: $(RHASH_BENCH_BINS) ## Resizable tables: cds_rhashtable against rculfhash, 1M keys (~100 s; part of bench-full)
+bench-rhash: $(RHASH_BENCH_BINS) ## Resizable tables: cds_rhashtable against rculfhash, 1M keys (~35 s idle; part of make bench)
 	$(call BENCH_ONE,rhash)

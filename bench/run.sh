@@ -60,7 +60,7 @@ gp      bench 3  ^@F@,gp,(sync-busy,rculist,(p50|p99\.9)-us|call_rcu,rculist,cal
 poll    bench 4  ^poll flavor=@F@ op=(start_to_satisfied|synchronize_rcu) readers=[01] p50_us=[0-9.]+ p99_us=[0-9.]+ max_us=
 reclaim bench 8  ^reclaim: impl=[a-z_]+ flavor=@F@ updaters=[12] updates/s=[0-9.]+[kMG]? .* peak_waiting=[0-9]+
 cxx     bench 5  ^cxx flavor=@F@ op=(c_section|cxx_section|free_rcu|obj_retire|rcu_retire) ns=[0-9.]+ calls=[0-9]+$
-rhash   full  10 ^rhash(-insert: impl=[a-z-]+ flavor=@F@ keys=[0-9]+ secs=[0-9.]+ inserts/s=[0-9.]+M p50-ns=[0-9]+ p99-ns=[0-9]+ |: impl=[a-z-]+ flavor=@F@ .* updater=(0 .* hits=100\.0|1 .* hits=[0-9.]+)% updates/s=[0-9.]+M bytes/elem=[0-9.]+ )
+rhash   bench 10 ^rhash(-insert: impl=[a-z-]+ flavor=@F@ keys=[0-9]+ secs=[0-9.]+ inserts/s=[0-9.]+M p50-ns=[0-9]+ p99-ns=[0-9]+ |: impl=[a-z-]+ flavor=@F@ .* updater=(0 .* hits=100\.0|1 .* hits=[0-9.]+)% updates/s=[0-9.]+M bytes/elem=[0-9.]+ )
 stall   full  2  ^reclaim-stall: flavor=@F@ limit=[0-9]+ seconds=[0-9.]+ peak=[0-9]+ .* verdict=
 dq      full  6  ^dq flavor=@F@ impl=[a-z_]+ updaters=[12] updates/s=[0-9.]+M min=
 hash    full  16 ^hash: impl=[a-z-]+ flavor=@F@ .* updater=(0 .* hits=100\.0|1 .* hits=[0-9.]+)% updates/s=[0-9.]+M bytes/elem=[0-9.]+ others=
@@ -73,8 +73,10 @@ dq_runs=3
 reclaim_rounds=7 # bench/reclaim.c: rounds of every case, 0.25 s x scale each
 cxx_calls=1000000 # bench/cxx_rcu.cc: 10x that per section op, 1/4 per retire op
 stall=${BENCH_STALL:-15}
+rhash_limit=120
 if [ $mode = full ]; then
 	reps=5
+	rhash_limit=300
 	reclaim_rounds=9
 	export BENCH_FULL=1
 fi
@@ -116,10 +118,11 @@ run_section() {
 	dq) "$dir/$2/dq" -r "$dq_runs" ;;
 	hash) "$dir/$2/hash" ;;
 	cxx) "$dir/cxx_rcu/cxx_rcu-$2" "$cxx_calls" ;;
-	# 1M keys (BENCH_QUICK: 4096), about 25 s a flavour on a loaded
-	# machine; bounded, for rculfhash's automatic resize was seen to
-	# never start (a table of 64 buckets filled: 7 minutes for 256k keys).
-	rhash) timeout 300 "$dir/$2/rhash" ;;
+	# 1M keys (BENCH_QUICK: 4096), 8 s a flavour idle, about 25 s on a
+	# loaded machine; bounded (2 minutes in make bench, 5 in bench-full),
+	# for rculfhash's automatic resize was seen to never start on a loaded
+	# machine (a table of 64 buckets filled: 7 minutes for 256k keys).
+	rhash) timeout "$rhash_limit" "$dir/$2/rhash" ;;
 	*)
 		echo "bench/run.sh: no section $1" >&2
 		return 2
@@ -138,6 +141,17 @@ todo=$(echo "$sections" | awk -v mode=$mode -v only="${BENCH_SECTIONS:-}" '
 }
 
 mkdir -p "$out"
+# A run of the mode's whole set leaves no other section's output behind:
+# the closing tables read every section's file there, and a table of an
+# earlier bench-full beside this run's would pass for this run's.
+if [ -z "${BENCH_SECTIONS:-}" ]; then
+	for s in $(echo "$sections" | awk 'NF >= 3 { print $1 }'); do
+		case " $todo " in
+		*" $s "*) ;;
+		*) rm -f "$out/$s.txt" "$out/$s.csv" ;;
+		esac
+	done
+fi
 raw=$out/raw.csv
 sum=$out/summary.csv
 echo "label,section,workload,side,metric,run,value,other_cores,disturbed" >"$raw"
