@@ -162,13 +162,11 @@ extern "C" void rculist__lib_read_lock() noexcept __asm__("rculist_read_lock");
 	unsigned long gp = *(const volatile unsigned long *)RCULIST__RS_WORD(gp);
 
 	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), gp);
-	rculist__qs_ctr = gp;
 }
 
 [[gnu::always_inline]] inline void qsbr_go_offline() noexcept
 {
 	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), 0);
-	rculist__qs_ctr = 0;
 	if (RCULIST__RS_GP_WAITS(RCULIST__RS_WORD(gp)))
 		rculist__read_side_wake();
 }

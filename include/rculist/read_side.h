@@ -18,9 +18,9 @@
  *  - mb (and memb without sys_membarrier): memb's code with liburcu's
  *    full memory barriers;
  *  - qsbr: lock and unlock do nothing; rculist_quiescent_state() calls
- *    the library only when the grace-period counter moved since the
- *    thread last announced itself (rculist__qs_ctr, the thread's counter
- *    as the library last set it), as liburcu's inline code does.
+ *    the library only when the grace-period counter differs from the
+ *    thread's reader counter (liburcu's, found as memb's is), as
+ *    liburcu's inline code does.
  * On x86-64 the flavour's code is picked by sites patched when the
  * module is loaded (RCULIST__RS_SITE below, core/jump.h); elsewhere by
  * comparisons of the kind.  Until the library has filled the description
@@ -88,15 +88,18 @@ RCULIST__BEGIN_DECLS
  */
 struct rculist__read_side_v2 {
 	unsigned long kind;	    /* RCULIST__RS_* */
-	long reader;		    /* memb, mb: liburcu's reader counter;
-				     * bp: liburcu's pointer to the thread's
-				     * registry slot (its counter first):
-				     * offset from the thread pointer */
-	const unsigned long *gp;    /* liburcu's grace-period counter; memb
-				     * and mb: followed by its futex (an
-				     * int at gp + 1), -1 while a grace
-				     * period waits for readers */
-	const unsigned long *qs_gp; /* qsbr: the grace-period counter */
+	long reader;		    /* memb, mb, qsbr: liburcu's reader
+				     * counter; bp: liburcu's pointer to the
+				     * thread's registry slot (its counter
+				     * first): offset from the thread
+				     * pointer */
+	const unsigned long *gp;    /* liburcu's grace-period counter,
+				     * followed by its futex (an int at
+				     * gp + 1), -1 while a grace period
+				     * waits for readers */
+	const unsigned long *qs_gp; /* qsbr: the grace-period counter (read
+				     * by programs compiled against earlier
+				     * headers only) */
 	const void *owner;	    /* the library's own copy */
 };
 extern const struct rculist__read_side_v2 rculist__read_side_v2;
@@ -110,16 +113,16 @@ struct rculist__read_side {
 	const unsigned long *qs_gp;
 };
 extern const struct rculist__read_side rculist__read_side;
-/* Wakes the grace period waiting on the futex (a library call). */
-void rculist__read_side_wake(void);
 /*
  * qsbr: the calling thread's reader counter as the library last stored
  * it (0 offline or unregistered); 0 in every thread under the other
- * flavours.  Initial-exec, as the library's own access to liburcu's
- * reader state: no __tls_get_addr() call in code compiled -fPIC.
+ * flavours.  What programs compiled against earlier headers compare
+ * qs_gp with: still kept for them, read by nothing here.
  */
 extern __thread unsigned long rculist__qs_ctr
 	__attribute__((tls_model("initial-exec")));
+/* Wakes the grace period waiting on the futex (a library call). */
+void rculist__read_side_wake(void);
 RCULIST__END_DECLS
 
 /*
@@ -195,6 +198,21 @@ rculist__rs_put(unsigned long off, unsigned long v)
 #define RCULIST__RS_ASM		0
 #define rculist__rs_get(off)	(*RCULIST__RS_TLS(off))
 #define rculist__rs_put(off, v) (*RCULIST__RS_TLS(off) = (v))
+#endif
+/* Whether the thread's word at offset off differs from v. */
+#if RCULIST__RS_ASM
+static inline __attribute__((always_inline)) int
+rculist__rs_differs(unsigned long off, unsigned long v)
+{
+	int ne;
+
+	__asm__ __volatile__("cmpq %%fs:(%2), %1"
+			     : "=@ccnz"(ne)
+			     : "r"(v), "r"(off));
+	return ne;
+}
+#else
+#define rculist__rs_differs(off, v) (*RCULIST__RS_TLS(off) != (v))
 #endif
 #define RCULIST__RS_BARRIER() __asm__ __volatile__("" ::: "memory")
 
@@ -303,21 +321,25 @@ rculist__rs_lock(unsigned long off, unsigned long gpw, int fence,
 }
 
 /* bp's: the same on the counter of the thread's registry slot. */
-static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
+static inline void rculist__rs_lock_bp(volatile unsigned long *ctr,
+				       unsigned long gpw)
 {
 	unsigned long tmp = *ctr;
 
 	RCULIST__RS_BARRIER();
 	if (__builtin_expect(!(tmp & RCULIST__RS_NEST), 1))
-		*ctr = *RCULIST__RS_GP();
+		*ctr = *(const volatile unsigned long *)gpw;
 	else
 		*ctr = tmp + 1;
 	RCULIST__RS_BARRIER();
 }
 
-/* bp's registry slot, its counter first (null: not registered yet). */
-#define RCULIST__RS_BP_SLOT() \
-	((volatile unsigned long *)rculist__rs_get(RCULIST__RS_WORD(reader)))
+/*
+ * bp's registry slot, its counter first (null: not registered yet), off
+ * the description's word reader.
+ */
+#define RCULIST__RS_BP_SLOT(off) \
+	((volatile unsigned long *)rculist__rs_get(off))
 
 /*
  * A dispatch site: goes to label memb, qsbr, bp or fenced (mb) by the
@@ -465,9 +487,9 @@ qsbr:
 		goto qsbr_hook;
 	return;
 bp:
-	ctr = RCULIST__RS_BP_SLOT();
+	ctr = RCULIST__RS_BP_SLOT(off);
 	if (__builtin_expect(ctr != 0, 1))
-		rculist__rs_lock_bp(ctr);
+		rculist__rs_lock_bp(ctr, gpw);
 	else
 		first(); /* registers the thread */
 	return;
@@ -505,7 +527,12 @@ rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 static inline __attribute__((always_inline)) void
 rculist__rs_read_unlock(void (*qsbr_unlock)(void)) RCULIST_NO_RCU_ANALYSIS
 {
-	unsigned long off, gpw, tmp, nv;
+	/*
+	 * The words before the site, as the lock reads them: the compiler
+	 * loads them once, out of a loop, for both.
+	 */
+	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
+	unsigned long tmp, nv;
 	volatile unsigned long *ctr;
 
 	if (qsbr_unlock)
@@ -520,8 +547,6 @@ memb:
 	 * barriers liburcu puts around the outermost unlock's store, before
 	 * the futex is read.
 	 */
-	off = RCULIST__RS_WORD(reader);
-	gpw = RCULIST__RS_WORD(gp);
 	tmp = rculist__rs_get(off);
 	RCULIST__RS_BARRIER();
 	nv = tmp - 1;
@@ -536,15 +561,13 @@ qsbr:
 	return;
 bp:
 	/* Not null: the section's lock registered the thread. */
-	ctr = RCULIST__RS_BP_SLOT();
+	ctr = RCULIST__RS_BP_SLOT(off);
 	tmp = *ctr;
 	RCULIST__RS_BARRIER();
 	*ctr = tmp - 1;
 	RCULIST__RS_BARRIER();
 	return;
 fenced:
-	off = RCULIST__RS_WORD(reader);
-	gpw = RCULIST__RS_WORD(gp);
 	tmp = rculist__rs_get(off);
 	if ((tmp & RCULIST__RS_NEST) == 1) {
 		rculist__rs_fenced_store(off, tmp - 1);
@@ -572,18 +595,19 @@ rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 
 /*
  * liburcu's qsbr fast path: nothing to announce while the thread's
- * counter equals the grace-period counter (relaxed load: the library's
- * call does the ordering when it stores).  Only qsbr has quiescent
- * states: the other flavours' sites go past (and call the library, which
- * does nothing, until it is loaded).
+ * reader counter (liburcu's, at the description's offset: 0 offline or
+ * unregistered) equals the grace-period counter (relaxed load: the
+ * library's call does the ordering when it stores).  The words are the
+ * lock's, read before the site: loaded once, out of a loop.  Only qsbr
+ * has quiescent states: the other flavours' sites go past (and call the
+ * library, which does nothing, until it is loaded).
  */
 static inline __attribute__((always_inline)) void
 rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
 {
 	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
 qsbr:
-	if (*(const volatile unsigned long *)RCULIST__RS_WORD(qs_gp) !=
-	    rculist__qs_ctr)
+	if (rculist__rs_differs(RCULIST__RS_WORD(reader), *RCULIST__RS_GP()))
 		rculist_quiescent_state();
 memb:
 bp:

@@ -12,8 +12,8 @@
  *  - nested sections through the wrappers are seen by the library
  *    (rculist_read_ongoing()), in the main thread and a new one, and make
  *    no call but bp's first section of a thread (which registers it);
- *  - qsbr: rculist_quiescent_state() calls the library only when a grace
- *    period began since the thread's last one;
+ *  - qsbr: rculist_quiescent_state() calls the library only while a
+ *    grace period waits for the thread (another thread's), not after;
  *  - memb and mb: a grace period that waits for a reader (its futex) is
  *    woken by the reader's inline unlock (bounded wait: "no progress");
  *  - x86-64: every dispatch site of this program (section rculist_jump)
@@ -180,6 +180,50 @@ static void wake_up(void)
 	pthread_join(w, NULL);
 }
 
+/*
+ * qsbr: a grace period another thread waits for, which this (online)
+ * thread's quiescent states end: each a call while the grace-period
+ * counter differs from the thread's, none once they agree (as liburcu's
+ * inline code: a grace period the thread waited for itself, going
+ * offline and online, leaves them equal).  The other flavours: no call.
+ */
+static void gp_by_another(const char *f)
+{
+	int qsbr = !strcmp(f, "qsbr");
+	pthread_t w;
+	int ms;
+
+	gp_done = 0;
+	qs_calls = 0;
+	pthread_create(&w, NULL, waiter, NULL);
+	for (ms = 0; ms < 5000; ms++) {
+		rculist_quiescent_state();
+		if (__atomic_load_n(&gp_done, __ATOMIC_ACQUIRE))
+			break;
+		usleep(1000);
+	}
+	if (ms == 5000) {
+		fprintf(stderr,
+			"calls %s: no progress: a grace period did not end "
+			"in 5 s of quiescent states\n",
+			f);
+		exit(1);
+	}
+	pthread_join(w, NULL);
+	gp_done = 0; /* for wake_up() */
+	CHECK(qsbr ? qs_calls >= 1 && qs_calls <= (unsigned long)ms + 1 :
+		     qs_calls == 0,
+	      "%lu calls of rculist_quiescent_state during a grace period",
+	      qs_calls);
+	qs_calls = 0;
+	rculist_quiescent_state();
+	rculist_quiescent_state();
+	CHECK(qs_calls == 0,
+	      "%lu calls of rculist_quiescent_state after a grace period "
+	      "the thread announced",
+	      qs_calls);
+}
+
 #if RCULIST__RS_PATCH
 static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
@@ -333,13 +377,7 @@ int main(void)
 	for (int i = 0; i < ROUNDS; i++)
 		rculist_quiescent_state();
 	CHECK(qs_calls <= 1, "%lu calls of rculist_quiescent_state", qs_calls);
-	rculist_synchronize_rcu();
-	qs_calls = 0;
-	rculist_quiescent_state();
-	rculist_quiescent_state();
-	CHECK(qs_calls == !strcmp(f, "qsbr"),
-	      "%lu calls of rculist_quiescent_state after a grace period",
-	      qs_calls);
+	gp_by_another(f);
 
 	rculist_thread_offline();
 	if (strcmp(f, "qsbr") != 0)
