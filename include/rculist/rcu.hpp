@@ -140,10 +140,13 @@ unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
  * rculist_read_unlock() cost.  They differ only in what the C code calls
  * in a thread liburcu has not registered (memb, mb: at an outermost lock;
  * bp: whose registry slot is null): lock_first() registers it, then
- * takes the library's lock.  qsbr's label goes online inline at the
- * outermost lock of a thread registered here, offline at its outermost
- * unlock (no library call but the wake of a waiting grace period); a
- * thread the C API registered pays two comparisons.
+ * takes the library's lock; and the paths a patched site does not take
+ * run out of line (lock_other(), unlock_other()), so that gcc inlines
+ * std::scoped_lock's constructor and destructor.  qsbr's label
+ * goes online inline at the outermost lock of a thread registered here,
+ * offline at its outermost unlock (no library call but the wake of a
+ * waiting grace period); a thread the C API registered pays one
+ * comparison of its state.
  */
 #if defined(RCULIST_READ_SIDE_H) && RCULIST__RS_INLINE && \
 	!defined(RCULIST_DEBUG)
@@ -156,45 +159,62 @@ extern "C" void rculist__lib_read_lock() noexcept __asm__("rculist_read_lock");
 	rculist__lib_read_lock();
 }
 
-/* qsbr: the thread's reader counter set as liburcu's online/offline do. */
-[[gnu::always_inline]] inline void qsbr_go_online() noexcept
-{
-	unsigned long gp = *(const volatile unsigned long *)RCULIST__RS_WORD(gp);
-
-	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), gp);
-}
-
-[[gnu::always_inline]] inline void qsbr_go_offline() noexcept
-{
-	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), 0);
-	if (RCULIST__RS_GP_WAITS(RCULIST__RS_WORD(gp)))
-		rculist__read_side_wake();
-}
-
-[[gnu::always_inline, gnu::cold]] inline void
-qsbr_lock() noexcept RCULIST_NO_RCU_ANALYSIS
+/*
+ * qsbr, at the site's qsbr label, given the description's words (the
+ * lock's, read once): nothing in a thread the C API registered; in a
+ * thread registered here, the outermost lock() goes online as liburcu's
+ * thread_online() does (the grace-period counter into the thread's
+ * reader counter, full barriers: one exchange), the outermost unlock()
+ * offline (0, then the wake of a grace period that waits on the futex).
+ */
+[[gnu::always_inline]] inline void
+qsbr_lock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	thread_state &t = tls;
 
+	if (RCULIST__LIKELY(t.mode == qsbr_c))
+		return;
 	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
 		if (t.depth++ == 0)
-			qsbr_go_online();
-	} else if (t.mode != qsbr_c) {
+			rculist__rs_fenced_store(off,
+						 *(const volatile unsigned long *)
+							 gpw);
+	} else {
 		lock_slow(t);
 	}
 }
 
-[[gnu::always_inline, gnu::cold]] inline void
-qsbr_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
+[[gnu::always_inline]] inline void
+qsbr_unlock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	thread_state &t = tls;
 
+	if (RCULIST__LIKELY(t.mode == qsbr_c))
+		return;
 	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
-		if (--t.depth == 0)
-			qsbr_go_offline();
-	} else if (t.mode != qsbr_c) {
+		if (--t.depth == 0) {
+			rculist__rs_fenced_store(off, 0);
+			if (RCULIST__RS_GP_WAITS(gpw))
+				rculist__read_side_wake();
+		}
+	} else {
 		unlock_slow(t);
 	}
+}
+
+/*
+ * The paths a patched site does not take (the slow path, mb's fenced
+ * code), out of line: the same lock and unlock, whose own sites lead
+ * there inline.
+ */
+[[gnu::noinline, gnu::cold]] inline void lock_other() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist__rs_read_lock(lock_first, qsbr_lock, nullptr);
+}
+
+[[gnu::noinline, gnu::cold]] inline void unlock_other() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist__rs_read_unlock(qsbr_unlock, nullptr);
 }
 #else
 #define RCULIST__CXX_INLINE 0
@@ -471,7 +491,8 @@ class rcu_domain {
 	void lock() noexcept RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 	{
 #if RCULIST__CXX_INLINE
-		rculist__rs_read_lock(detail::lock_first, detail::qsbr_lock);
+		rculist__rs_read_lock(detail::lock_first, detail::qsbr_lock,
+				      detail::lock_other);
 #else
 		detail::thread_state &t = detail::tls;
 
@@ -491,7 +512,8 @@ class rcu_domain {
 	void unlock() noexcept RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 	{
 #if RCULIST__CXX_INLINE
-		rculist__rs_read_unlock(detail::qsbr_unlock);
+		rculist__rs_read_unlock(detail::qsbr_unlock,
+					detail::unlock_other);
 #else
 		detail::thread_state &t = detail::tls;
 

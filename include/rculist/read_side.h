@@ -465,11 +465,16 @@ RCULIST__END_DECLS
 /*
  * The lock, for C and C++ (<rculist/rcu.hpp>): first() is what a thread
  * rculist has not seen registered (bp: whose registry slot is null) calls
- * instead, qsbr() what qsbr does (C: nothing).
+ * instead, qsbr() what qsbr does (C: nothing; C++: given the words).
+ * other() (C++, where sites are patched) runs the paths a patched site
+ * does not take, out of line: the slow path (before the patch) and mb's
+ * fenced code (a store left unpatched), so that the compiler's inliner
+ * sees the inline code small enough to inline std::scoped_lock's.
  */
 static inline __attribute__((always_inline)) void
 rculist__rs_read_lock(void (*first)(void),
-		      void (*qsbr_lock)(void)) RCULIST_NO_RCU_ANALYSIS
+		      void (*qsbr_lock)(unsigned long off, unsigned long gpw),
+		      void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
 {
 	volatile unsigned long *ctr;
 	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
@@ -494,15 +499,23 @@ bp:
 		first(); /* registers the thread */
 	return;
 fenced:
+	if (RCULIST__RS_PATCH && other) {
+		other();
+		return;
+	}
 	rculist__rs_lock(off, gpw, 1, first);
 	return;
 slow:
 	RCULIST__RS_COLD;
+	if (RCULIST__RS_PATCH && other) {
+		other();
+		return;
+	}
 	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_lock());
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_lock();
+	qsbr_lock(off, gpw);
 }
 
 /*
@@ -512,7 +525,7 @@ qsbr_hook:
 static inline __attribute__((always_inline)) void
 rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 {
-	rculist__rs_read_lock(rculist_read_lock, 0);
+	rculist__rs_read_lock(rculist_read_lock, 0, 0);
 }
 
 /*
@@ -523,9 +536,13 @@ rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 #define RCULIST__RS_GP_WAITS(gpw) \
 	__builtin_expect(*(const int *)((gpw) + sizeof(unsigned long)) == -1, 0)
 
-/* The unlock, for C and C++: qsbr() what qsbr does (C: nothing). */
+/*
+ * The unlock, for C and C++: qsbr() what qsbr does (C: nothing), other()
+ * as the lock's.
+ */
 static inline __attribute__((always_inline)) void
-rculist__rs_read_unlock(void (*qsbr_unlock)(void)) RCULIST_NO_RCU_ANALYSIS
+rculist__rs_read_unlock(void (*qsbr_unlock)(unsigned long off, unsigned long gpw),
+			void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
 {
 	/*
 	 * The words before the site, as the lock reads them: the compiler
@@ -568,6 +585,10 @@ bp:
 	RCULIST__RS_BARRIER();
 	return;
 fenced:
+	if (RCULIST__RS_PATCH && other) {
+		other();
+		return;
+	}
 	tmp = rculist__rs_get(off);
 	if ((tmp & RCULIST__RS_NEST) == 1) {
 		rculist__rs_fenced_store(off, tmp - 1);
@@ -580,17 +601,21 @@ fenced:
 	return;
 slow:
 	RCULIST__RS_COLD;
+	if (RCULIST__RS_PATCH && other) {
+		other();
+		return;
+	}
 	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_unlock());
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_unlock();
+	qsbr_unlock(off, gpw);
 }
 
 static inline __attribute__((always_inline)) void
 rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 {
-	rculist__rs_read_unlock(0);
+	rculist__rs_read_unlock(0, 0);
 }
 
 /*
