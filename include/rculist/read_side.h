@@ -425,7 +425,29 @@ void rculist__jump_patch_v2(const struct rculist__jump_site *start,
 			    const struct rculist__jump_site *stop,
 			    const int *xchg_start, const int *xchg_stop)
 	__attribute__((weak));
+/*
+ * A quiescent state's site (RCULIST__RS_QS_SITE() below): its entry in
+ * section rculist_qs, the offsets of the site, its slow path and the end
+ * of its check.
+ */
+struct rculist__qs_site {
+	int site, slow, end;
+};
+/*
+ * Patches the quiescent-state sites of one module: under qsbr to the
+ * check itself (the grace-period counter's address and the reader
+ * counter's offset written in), under the other flavours to a jmp past
+ * it; as rculist__jump_patch_v2() otherwise (exported, named weakly: a
+ * library without it leaves the sites to their slow paths).
+ */
+void rculist__jump_patch_qs_v1(const struct rculist__qs_site *start,
+			       const struct rculist__qs_site *stop)
+	__attribute__((weak));
 /* The linker's bounds of this module's sections (hidden: its own). */
+extern const struct rculist__qs_site __start_rculist_qs[]
+	__attribute__((weak, visibility("hidden")));
+extern const struct rculist__qs_site __stop_rculist_qs[]
+	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__jump_site __start_rculist_jump[]
 	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__jump_site __stop_rculist_jump[]
@@ -454,6 +476,13 @@ void rculist__jump_module(void)
 {
 	if (rculist__jump_patch_v2 && !rculist__jump_done) {
 		rculist__jump_done = 1;
+		/*
+		 * The quiescent states first: a site that goes to one (a
+		 * label followed by it) may then jump past it too.
+		 */
+		if (rculist__jump_patch_qs_v1)
+			rculist__jump_patch_qs_v1(__start_rculist_qs,
+						  __stop_rculist_qs);
 		rculist__jump_patch_v2(__start_rculist_jump, __stop_rculist_jump,
 				       __start_rculist_xchg, __stop_rculist_xchg);
 	}
@@ -622,25 +651,59 @@ rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
  * liburcu's qsbr fast path: nothing to announce while the thread's
  * reader counter (liburcu's, at the description's offset: 0 offline or
  * unregistered) equals the grace-period counter (relaxed load: the
- * library's call does the ordering when it stores).  The words are the
- * lock's, read before the site: loaded once, out of a loop.  Only qsbr
- * has quiescent states: the other flavours' sites go past (and call the
- * library, which does nothing, until it is loaded).
+ * library's call does the ordering when it stores).  Only qsbr has
+ * quiescent states: the other flavours go past (and call the library,
+ * which does nothing, until it is loaded).
+ *
+ * On x86-64 the check is its own site (RCULIST__RS_QS_SITE()): compiled
+ * as a 5-byte jmp to the slow path and room for the check, then a jne to
+ * the library's call; when its module is loaded, qsbr's patch writes
+ * the check in place of the jmp (the grace-period counter loaded from
+ * its absolute address into %rax, compared with the reader counter at
+ * its offset from %fs: liburcu's three instructions, no register held
+ * across a loop), the other flavours' a jmp past the jne (one
+ * instruction, as their patched sites).  Its entry in section rculist_qs
+ * names the site, its slow path and its end.
  */
+#if RCULIST__RS_PATCH
+#define RCULIST__RS_QS_LEN 19 /* movabs moffs64, %rax; cmp %fs:disp32, %rax */
+#define RCULIST__RS_QS_SITE(differs, slow)                                    \
+	__asm__ goto("883:\t.byte 0xe9\n\t.long %l[" #slow "] - (883b + 5)\n" \
+		     "\t.skip 14, 0xcc\n"                                     \
+		     "\tjne %l[" #differs "]\n"                               \
+		     "884:\n"                                                 \
+		     "\t.pushsection rculist_qs, \"a?\"\n"                    \
+		     "\t.balign 4\n"                                          \
+		     "\t.long 883b - ., %l[" #slow "] - ., 884b - .\n"        \
+		     "\t.popsection" ::                                       \
+			     : "rax", "cc"                                    \
+		     : differs, slow)
+#endif
+
 static inline __attribute__((always_inline)) void
 rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
 {
-	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
-qsbr:
-	if (rculist__rs_differs(RCULIST__RS_WORD(reader), *RCULIST__RS_GP()))
-		rculist_quiescent_state();
-memb:
-bp:
-fenced:
+	unsigned long k;
+
+#if RCULIST__RS_PATCH
+	RCULIST__RS_QS_SITE(differs, slow);
+	return;
+differs:
+	RCULIST__RS_COLD;
+	rculist_quiescent_state();
 	return;
 slow:
 	RCULIST__RS_COLD;
-	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_quiescent_state());
+#endif
+	k = RCULIST__RS_KIND();
+	if (k == RCULIST__RS_QSBR) {
+		if (rculist__rs_differs(RCULIST__RS_WORD(reader),
+					*RCULIST__RS_GP()))
+			rculist_quiescent_state();
+	} else if (k != RCULIST__RS_MEMB && k != RCULIST__RS_BP &&
+		   k != RCULIST__RS_FENCED) {
+		rculist_quiescent_state();
+	}
 }
 
 #define rculist_read_lock	rculist__read_lock_wrap

@@ -21,7 +21,9 @@
  *    where the label follows, else a jmp to it; mb to memb's code, its
  *    counter stores, section rculist_xchg, made exchanges), or, with
  *    RCULIST_JUMP=off, is still the jmp to its slow path, the checks
- *    above then passing through the slow paths.
+ *    above then passing through the slow paths; each quiescent-state
+ *    site (section rculist_qs) holds qsbr's check under qsbr, a jmp past
+ *    it under the other flavours.
  * Prints "calls <flavour> ok (N sites patched|as compiled)".
  */
 #define _GNU_SOURCE
@@ -305,7 +307,7 @@ static const char *sites(const char *f)
 	int off = mode && strstr(mode, "off");
 	size_t n = (size_t)(__stop_rculist_jump - __start_rculist_jump);
 
-	CHECK(n >= 9, "%zu dispatch sites in section rculist_jump", n);
+	CHECK(n >= 6, "%zu dispatch sites in section rculist_jump", n);
 	for (const struct rculist__jump_site *s = __start_rculist_jump;
 	     s < __stop_rculist_jump; s++) {
 		const unsigned char *site = AT(s->site);
@@ -336,8 +338,39 @@ static const char *sites(const char *f)
 		      "store %p (%02x %02x %02x) is not %02x", (const void *)st,
 		      st[0], st[1], st[2], op);
 	}
-	snprintf(out, sizeof(out), " (%zu sites, %zu stores %s)", n,
+	/*
+	 * The quiescent states: qsbr's check written in (the grace-period
+	 * counter's address, the reader counter's offset from %fs), a jmp
+	 * past it under the other flavours.
+	 */
+	CHECK(__stop_rculist_qs - __start_rculist_qs >= 3,
+	      "%zu quiescent-state sites in section rculist_qs",
+	      (size_t)(__stop_rculist_qs - __start_rculist_qs));
+	for (const struct rculist__qs_site *q = __start_rculist_qs;
+	     q < __stop_rculist_qs; q++) {
+		const unsigned char *site = AT(q->site);
+		const unsigned char *dest = site_dest(site);
+		uint64_t gp = (uintptr_t)rculist__read_side_v2.gp;
+		int32_t tls = (int32_t)rculist__read_side_v2.reader;
+		unsigned char check[RCULIST__RS_QS_LEN] = { 0x48, 0xa1 };
+
+		memcpy(check + 2, &gp, sizeof(gp));
+		memcpy(check + 10, "\x64\x48\x3b\x04\x25", 5);
+		memcpy(check + 15, &tls, sizeof(tls));
+		CHECK(off		 ? dest == AT(q->slow) :
+		      !strcmp(f, "qsbr") ? !memcmp(site, check, sizeof(check)) :
+					   dest == AT(q->end),
+		      "quiescent-state site %p (%02x %02x %02x %02x %02x) is "
+		      "not %s",
+		      (const void *)site, site[0], site[1], site[2], site[3],
+		      site[4],
+		      off		 ? "its jmp to the slow path" :
+		      !strcmp(f, "qsbr") ? "qsbr's check" :
+					   "a jmp past the check");
+	}
+	snprintf(out, sizeof(out), " (%zu sites, %zu stores, %zu qs %s)", n,
 		 (size_t)(__stop_rculist_xchg - __start_rculist_xchg),
+		 (size_t)(__stop_rculist_qs - __start_rculist_qs),
 		 off ? "as compiled" : "patched");
 	return out;
 }
