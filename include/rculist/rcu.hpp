@@ -52,19 +52,28 @@ rcu_domain &rcu_default_domain() noexcept;
 namespace detail {
 /*
  * The per-thread state of the C++ read side: one word, constant
- * initialised (no guard, no wrapper call), trivially destroyed.
+ * initialised (no guard, no wrapper call), trivially destroyed, its mode
+ * in the low byte and, above it, the depth:
  *   mode   unseen      no lock() yet in this thread
  *          calls       memb, bp, mb: lock()/unlock() call the library
  *          qsbr_own    qsbr, registered here: online only while locked
  *          qsbr_c      qsbr, registered by the C API: its own scheme
- *   depth  qsbr only: the regions open (nesting)
+ *   depth  qsbr_own only: the regions open (nesting)
+ * so that one comparison finds a qsbr thread's common cases: a thread
+ * the C API registered (qsbr_c), the outermost lock() (qsbr_own) and
+ * unlock() (qsbr_own + depth_one) of a thread registered here.
  */
 enum : unsigned char { unseen = 0, calls = 1, qsbr_own = 2, qsbr_c = 3 };
+constexpr unsigned depth_one = 1u << 8;
 struct thread_state {
-	unsigned char mode;
-	unsigned depth;
+	unsigned word;
 };
 inline thread_local thread_state tls __attribute__((tls_model("initial-exec")));
+
+inline unsigned char mode_of(const thread_state &t) noexcept
+{
+	return static_cast<unsigned char>(t.word);
+}
 
 /*
  * The C names: on the default link <rculist/read_side.h>'s inline read
@@ -97,25 +106,26 @@ first_lock(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 	if (std::strcmp(flavor, "qsbr") != 0) {
 		if (!rculist_read_ongoing())
 			rculist_register_thread();
-		t.mode = calls;
+		t.word = calls;
 	} else if (rculist_read_ongoing()) {
-		t.mode = qsbr_c;
+		t.word = qsbr_c;
 	} else {
 		rculist_register_thread();
 		rculist_thread_offline();
-		t.mode = qsbr_own;
+		t.word = qsbr_own;
 	}
 }
 
 [[gnu::noinline]] inline void lock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 {
-	if (t.mode == unseen)
+	if (mode_of(t) == unseen)
 		first_lock(t);
-	if (t.mode == calls) {
+	if (mode_of(t) == calls) {
 		read_lock();
 		return;
 	}
-	if (t.depth++ == 0 && t.mode == qsbr_own)
+	if (mode_of(t) == qsbr_own &&
+	    (t.word += depth_one) == qsbr_own + depth_one)
 		rculist_thread_online();
 #ifdef RCULIST_DEBUG
 	/* qsbr: debug mode's own count of the thread's sections. */
@@ -129,7 +139,7 @@ unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 #ifdef RCULIST_DEBUG
 	rculist_read_unlock();
 #endif
-	if (--t.depth == 0 && t.mode == qsbr_own)
+	if (mode_of(t) == qsbr_own && (t.word -= depth_one) == qsbr_own)
 		rculist_thread_offline();
 }
 
@@ -171,16 +181,16 @@ extern "C" void rculist__lib_read_lock() noexcept __asm__("rculist_read_lock");
 qsbr_lock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	thread_state &t = tls;
+	unsigned w = t.word;
 
-	if (RCULIST__LIKELY(t.mode == qsbr_c))
+	if (RCULIST__LIKELY(w == qsbr_c))
 		return;
-	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
-		if (t.depth++ == 0)
-			rculist__rs_fenced_store(off,
-						 *(const volatile unsigned long *)
-							 gpw);
+	if (RCULIST__LIKELY(w == qsbr_own)) {
+		t.word = qsbr_own + depth_one;
+		rculist__rs_fenced_store(off,
+					 *(const volatile unsigned long *)gpw);
 	} else {
-		lock_slow(t);
+		lock_slow(t); /* nested, or the thread's first lock() */
 	}
 }
 
@@ -188,17 +198,17 @@ qsbr_lock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
 qsbr_unlock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	thread_state &t = tls;
+	unsigned w = t.word;
 
-	if (RCULIST__LIKELY(t.mode == qsbr_c))
+	if (RCULIST__LIKELY(w == qsbr_c))
 		return;
-	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
-		if (--t.depth == 0) {
-			rculist__rs_fenced_store(off, 0);
-			if (RCULIST__RS_GP_WAITS(gpw))
-				rculist__read_side_wake();
-		}
+	if (RCULIST__LIKELY(w == qsbr_own + depth_one)) {
+		t.word = qsbr_own;
+		rculist__rs_fenced_store(off, 0);
+		if (RCULIST__RS_GP_WAITS(gpw))
+			rculist__read_side_wake();
 	} else {
-		unlock_slow(t);
+		unlock_slow(t); /* nested */
 	}
 }
 
@@ -496,7 +506,7 @@ class rcu_domain {
 #else
 		detail::thread_state &t = detail::tls;
 
-		if (RCULIST__LIKELY(t.mode == detail::calls))
+		if (RCULIST__LIKELY(detail::mode_of(t) == detail::calls))
 			detail::read_lock();
 		else
 			detail::lock_slow(t);
@@ -517,7 +527,7 @@ class rcu_domain {
 #else
 		detail::thread_state &t = detail::tls;
 
-		if (RCULIST__LIKELY(t.mode == detail::calls))
+		if (RCULIST__LIKELY(detail::mode_of(t) == detail::calls))
 			detail::read_unlock();
 		else
 			detail::unlock_slow(t);
