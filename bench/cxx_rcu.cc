@@ -9,9 +9,14 @@
  *
  *   cxx flavor=<f> op=<op> ns=<mean ns per call> calls=<n>
  *
- * op: c_section (rculist_read_lock(); rculist_read_unlock();),
- * cxx_section (std::scoped_lock lk(rculist::rcu_default_domain());),
- * free_rcu (rculist_free_rcu() of a malloc()ed 64-byte object),
+ * op: c_section (rculist_read_lock(); rculist_read_unlock();) and
+ * cxx_section (std::scoped_lock lk(rculist::rcu_default_domain());) in
+ * the main thread, which the C API registered (rculist_register_thread():
+ * under qsbr online, the state in which rculist_read_lock() is legal, so
+ * that C++ keeps the thread's own scheme); cxx_own_section, the same
+ * region in a thread only the C++ interface registered (qsbr: online and
+ * offline around each region, what a thread needing no quiescent states
+ * pays; the other flavours: as cxx_section), free_rcu (rculist_free_rcu() of a malloc()ed 64-byte object),
  * obj_retire (rcu_obj_base::retire() of a new 64-byte object, deleted by
  * std::default_delete), rcu_retire (rculist::rcu_retire() of the same,
  * which allocates its node).  A reclamation op's time is the calls and
@@ -33,6 +38,7 @@
 #include <mutex>
 
 #include <chrono>
+#include <thread>
 
 namespace {
 struct cobj {
@@ -57,6 +63,15 @@ extern "C" {
 }
 
 [[gnu::noinline]] void bench_cxx_section(long n)
+{
+	for (long i = 0; i < n; i++) {
+		std::scoped_lock lk(rculist::rcu_default_domain());
+		__asm__ __volatile__("" ::: "memory");
+	}
+}
+
+/* Run in a thread of its own: see run_op(). */
+[[gnu::noinline]] void bench_cxx_own_section(long n)
 {
 	for (long i = 0; i < n; i++) {
 		std::scoped_lock lk(rculist::rcu_default_domain());
@@ -92,27 +107,58 @@ struct op {
 	const char *name;
 	void (*run)(long);
 	bool reclaims;
+	bool own_thread; /* in a thread only the C++ interface registers */
 };
 const op ops[] = {
-	{ "c_section", bench_c_section, false },
-	{ "cxx_section", bench_cxx_section, false },
-	{ "free_rcu", bench_free_rcu, true },
-	{ "obj_retire", bench_obj_retire, true },
-	{ "rcu_retire", bench_rcu_retire, true },
+	{ "c_section", bench_c_section, false, false },
+	{ "cxx_section", bench_cxx_section, false, false },
+	{ "cxx_own_section", bench_cxx_own_section, false, true },
+	{ "free_rcu", bench_free_rcu, true, false },
+	{ "obj_retire", bench_obj_retire, true, false },
+	{ "rcu_retire", bench_rcu_retire, true, false },
 };
+
+/*
+ * o.run(warm) then o.run(n): in this thread, or in a new one whose first
+ * region (in the warm-up, not timed) registers it; the time of the
+ * second run in ns.
+ */
+double run_op(const op &o, long warm, long n)
+{
+	double ns = 0;
+	auto body = [&] {
+		o.run(warm);
+		if (o.reclaims)
+			rculist::rcu_barrier();
+		auto t0 = std::chrono::steady_clock::now();
+		o.run(n);
+		if (o.reclaims)
+			rculist::rcu_barrier();
+		ns = std::chrono::duration<double, std::nano>(
+			     std::chrono::steady_clock::now() - t0)
+			     .count();
+	};
+	if (o.own_thread)
+		std::thread(body).join();
+	else
+		body();
+	return ns;
+}
 } // namespace
 
 int main(int argc, char **argv)
 {
-	/* The thread's first region registers it: not part of any count. */
+	/*
+	 * The main thread is the C API's (registered, under qsbr online);
+	 * its first regions are not part of any count.
+	 */
+	rculist_register_thread();
 	bench_cxx_section(1);
 	bench_c_section(1);
 	if (argc == 4 && std::strcmp(argv[1], "instr") == 0) {
 		for (const op &o : ops)
 			if (std::strcmp(argv[3], o.name) == 0) {
-				o.run(std::atol(argv[2]));
-				if (o.reclaims)
-					rculist::rcu_barrier();
+				run_op(o, 1, std::atol(argv[2]));
 				return 0;
 			}
 		std::fprintf(stderr, "cxx_rcu: no op %s\n", argv[3]);
@@ -121,17 +167,10 @@ int main(int argc, char **argv)
 	long calls = argc > 1 ? std::atol(argv[1]) : 1000000;
 	for (const op &o : ops) {
 		long n = o.reclaims ? calls / 4 : calls * 10;
-		o.run(n / 10); /* warm up */
-		if (o.reclaims)
-			rculist::rcu_barrier();
-		auto t0 = std::chrono::steady_clock::now();
-		o.run(n);
-		if (o.reclaims)
-			rculist::rcu_barrier();
-		std::chrono::duration<double, std::nano> t =
-			std::chrono::steady_clock::now() - t0;
+		double ns = run_op(o, n / 10, n);
+
 		std::printf("cxx flavor=%s op=%s ns=%.2f calls=%ld\n",
-			    rculist_flavor_name(), o.name, t.count() / n, n);
+			    rculist_flavor_name(), o.name, ns / n, n);
 	}
 	return 0;
 }

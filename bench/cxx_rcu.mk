@@ -14,13 +14,15 @@
 #     of two runs (CXX_RCU_N and 3 x CXX_RCU_N calls), so that the
 #     thread's registration and the start-up are not counted.
 # ops: c_section, cxx_section (an empty region: rculist_read_lock/_unlock
-# against std::scoped_lock on rcu_default_domain()), free_rcu,
+# against std::scoped_lock on rcu_default_domain(), in a thread the C API
+# registered), cxx_own_section (the region in a thread only C++
+# registered: under qsbr online and offline around it), free_rcu,
 # obj_retire, rcu_retire (one 64-byte object allocated and reclaimed).
 # check-bench runs section cxx quick (20000 calls) and wants every line.
 # Its binaries: bench.mk's CXX_RCU_BINS.
 CXX_RCU_B := $(B)/bench/cxx_rcu
 CXX_RCU_N ?= 1000
-CXX_RCU_OPS := c_section cxx_section free_rcu obj_retire rcu_retire
+CXX_RCU_OPS := c_section cxx_section cxx_own_section free_rcu obj_retire rcu_retire
 # No code alignment: the counts compare the code of C and C++, not the
 # no-ops the compiler pads their jump targets with (bench-instructions).
 CXX_RCU_NOPAD := -falign-loops=1 -falign-jumps=1 -falign-labels=1

@@ -227,15 +227,19 @@ function cxx_table(    line, kv, ns, any, i, f) {
 		return
 	print "\n<rculist/rcu.hpp> against the C API (bench-cxx-rcu): ns per call of an empty read-side"
 	print "section, rculist_read_lock()/_unlock() (C) against std::scoped_lock on rcu_default_domain()"
-	print "(C++); ns per 64-byte object allocated and reclaimed, rculist_free_rcu() against"
-	print "rcu_obj_base::retire() and rcu_retire(), rcu_barrier() included; x: over the C call's"
-	printf "\n%-6s %9s %9s %7s | %9s %10s %7s %10s %7s\n", "flavor", "C", "C++", "x", \
-		"free_rcu", "obj_retire", "x", "rcu_retire", "x"
+	print "(C++), both in a thread the C API registered, and C++ in a thread only C++ registered"
+	print "(C++ own: under qsbr online and offline around each region); ns per 64-byte object"
+	print "allocated and reclaimed, rculist_free_rcu() against rcu_obj_base::retire() and"
+	print "rcu_retire(), rcu_barrier() included; x: over the C call's"
+	printf "\n%-6s %9s %9s %7s %9s %7s | %9s %10s %7s %10s %7s\n", "flavor", "C", "C++", "x", \
+		"C++ own", "x", "free_rcu", "obj_retire", "x", "rcu_retire", "x"
 	for (i = 1; i <= n; i++) {
 		f = fl[i]
-		printf "%-6s %9s %9s %7s | %9s %10s %7s %10s %7s\n", f, \
+		printf "%-6s %9s %9s %7s %9s %7s | %9s %10s %7s %10s %7s\n", f, \
 			cv(ns, f ",c_section"), cv(ns, f ",cxx_section"), \
-			cx(ns, f ",cxx_section", f ",c_section"), cv(ns, f ",free_rcu"), \
+			cx(ns, f ",cxx_section", f ",c_section"), \
+			cv(ns, f ",cxx_own_section"), \
+			cx(ns, f ",cxx_own_section", f ",c_section"), cv(ns, f ",free_rcu"), \
 			cv(ns, f ",obj_retire"), cx(ns, f ",obj_retire", f ",free_rcu"), \
 			cv(ns, f ",rcu_retire"), cx(ns, f ",rcu_retire", f ",free_rcu")
 	}

@@ -59,7 +59,7 @@ conc    bench 9  ^@F@,conc,list8,(rculist|urcu|rwlock),(2r-reads|fl-reads|fl-upd
 gp      bench 3  ^@F@,gp,(sync-busy,rculist,(p50|p99\.9)-us|call_rcu,rculist,calls/s),
 poll    bench 4  ^poll flavor=@F@ op=(start_to_satisfied|synchronize_rcu) readers=[01] p50_us=[0-9.]+ p99_us=[0-9.]+ max_us=
 reclaim bench 8  ^reclaim: impl=[a-z_]+ flavor=@F@ updaters=[12] updates/s=[0-9.]+[kMG]? .* peak_waiting=[0-9]+
-cxx     bench 5  ^cxx flavor=@F@ op=(c_section|cxx_section|free_rcu|obj_retire|rcu_retire) ns=[0-9.]+ calls=[0-9]+$
+cxx     bench 6  ^cxx flavor=@F@ op=(c_section|cxx_section|cxx_own_section|free_rcu|obj_retire|rcu_retire) ns=[0-9.]+ calls=[0-9]+$
 rhash   bench 10 ^rhash(-insert: impl=[a-z-]+ flavor=@F@ keys=[0-9]+ secs=[0-9.]+ inserts/s=[0-9.]+M p50-ns=[0-9]+ p99-ns=[0-9]+ |: impl=[a-z-]+ flavor=@F@ .* updater=(0 .* hits=100\.0|1 .* hits=[0-9.]+)% updates/s=[0-9.]+M bytes/elem=[0-9.]+ )
 stall   full  2  ^reclaim-stall: flavor=@F@ limit=[0-9]+ seconds=[0-9.]+ peak=[0-9]+ .* verdict=
 dq      full  6  ^dq flavor=@F@ impl=[a-z_]+ updaters=[12] updates/s=[0-9.]+M min=

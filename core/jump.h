@@ -7,7 +7,7 @@
  * slow path (which tests the kind at run time: correct under every
  * flavour) and has an entry in the module's section rculist_jump naming
  * its labels.  Once the library has filled the read side's description,
- * rculist__jump_patch_v1() rewrites each site of one module to what the
+ * rculist__jump_patch_v2() rewrites each site of one module to what the
  * kind says: a 5-byte nop where the flavour's code is the next
  * instruction, else a jmp to it (past the no-ops the compiler padded the
  * label with, and on through its unconditional jumps: the same code, fewer
@@ -16,7 +16,11 @@
  * sys_membarrier) the module's counter stores (section rculist_xchg) are
  * made exchanges first, one byte each, and the sites then go to memb's
  * code, which with exchanges has liburcu mb's barriers; if a store is not
- * the instruction expected, to the separate fenced code.
+ * the instruction expected, to the separate fenced code.  The
+ * quiescent-state sites (section rculist_qs, rculist__jump_patch_qs_v1(),
+ * patched first) get qsbr's check itself written in, with the
+ * grace-period counter's address and the reader counter's offset as
+ * constants, or a jmp past it under the other flavours.
  *
  * The text is made writable for the time of the patch (mprotect() to
  * read-write-execute, then back to read-execute); where the system
@@ -112,6 +116,10 @@ static int is_site(const struct rculist__jump_site *start,
  * Where a jump to label may go instead, doing the same: past the padding
  * no-ops the compiler put there (an aligned loop next), and on through
  * the compiler's own unconditional jumps (not a site), a few at most.
+ * A quiescent-state site is patched before (rculist__jump_patch_qs_v1()):
+ * its jmp past the check (memb, bp, mb) is threaded through as the
+ * compiler's, its check (qsbr) is not a jump; one left as compiled goes
+ * to its slow path, which tests the kind: correct, slower.
  */
 static const unsigned char *thread_to(const struct rculist__jump_site *start,
 				      const struct rculist__jump_site *stop,
@@ -284,69 +292,200 @@ static size_t patch_module(const struct rculist__jump_site *start,
 	return patch_all(start, stop, kind, xchg, fd);
 }
 
+/* What a patch writes, once the code can be written (fd: as put()). */
+struct patch_job {
+	size_t (*write)(const struct patch_job *job, int fd);
+	const void *start, *stop, *xstart, *xstop;
+	unsigned long kind;
+};
+
+/*
+ * Run job on the pages lo..hi (the bytes it writes; hi 0: none left as
+ * compiled) unless mode says off or can (the kind has code to write) is
+ * 0: made writable for its time, or through /proc/self/mem; the count it
+ * wrote in *n, and how.
+ */
+static enum how patch_pages(uintptr_t lo, uintptr_t hi, const char *mode,
+			    int can, const struct patch_job *job, size_t *n)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	int fd;
+
+	lo &= ~(page - 1);
+	hi = (hi + page - 1) & ~(page - 1);
+	*n = 0;
+	if (!hi)
+		return HOW_DONE; /* by an earlier call */
+	if (!can || has(mode, "off"))
+		return HOW_NONE;
+	if (!has(mode, "mem") &&
+	    !mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+		*n = job->write(job, -1);
+		mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC);
+		return HOW_MPROTECT;
+	}
+	if ((fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) >= 0) {
+		*n = job->write(job, fd);
+		close(fd);
+		return HOW_MEM;
+	}
+	return HOW_NONE;
+}
+
+static const char *how_name(enum how how)
+{
+	return how == HOW_MPROTECT ? "mprotect" :
+	       how == HOW_MEM	   ? "/proc/self/mem" :
+	       how == HOW_DONE	   ? "all patched before" :
+				     "left as compiled";
+}
+
+/* The file of the module holding p, for RCULIST_JUMP=verbose. */
+static const char *module_name(const void *p)
+{
+	struct rculist__dl_info info;
+
+	return dladdr(p, &info) && info.dli_fname && *info.dli_fname ?
+		       info.dli_fname :
+		       "the program";
+}
+
+static size_t write_sites(const struct patch_job *job, int fd)
+{
+	return patch_module(job->start, job->stop, job->xstart, job->xstop,
+			    job->kind, fd);
+}
+
 void rculist__jump_patch_v2(const struct rculist__jump_site *start,
 			    const struct rculist__jump_site *stop,
 			    const int *xstart, const int *xstop)
 {
 	const char *mode = getenv("RCULIST_JUMP");
 	const struct rculist__jump_site *s;
-	uintptr_t lo = UINTPTR_MAX, hi = 0, page;
-	enum how how = HOW_NONE;
-	unsigned long kind;
-	size_t n = 0;
-	int fd;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	struct patch_job job = { write_sites, start, stop, xstart, xstop, 0 };
+	enum how how;
+	size_t n;
 
 	if (!start || start >= stop)
 		return;
 	if (!xstart || xstart > xstop)
-		xstart = xstop = NULL;
+		job.xstart = job.xstop = xstart = xstop = NULL;
 	rculist__flavor_read_side_init();
-	kind = rculist__flavor_read_side_kind();
+	job.kind = rculist__flavor_read_side_kind();
 	for (s = start; s < stop; s++)
 		if (as_compiled(s))
 			cover(&lo, &hi, at(&s->site), JMP_LEN);
-	if (hi && kind == RCULIST__RS_FENCED)
+	if (hi && job.kind == RCULIST__RS_FENCED)
 		for (const int *e = xstart; e < xstop; e++)
 			cover(&lo, &hi, at(e), 3);
-	page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	lo &= ~(page - 1);
-	hi = (hi + page - 1) & ~(page - 1);
-	if (!hi) {
-		how = HOW_DONE; /* by an earlier call */
-	} else if (!label_of(start, kind, 0) || has(mode, "off")) {
-		/* left as compiled */
-	} else if (!has(mode, "mem") &&
-		   !mprotect((void *)lo, hi - lo,
-			     PROT_READ | PROT_WRITE | PROT_EXEC)) {
-		n = patch_module(start, stop, xstart, xstop, kind, -1);
-		mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC);
-		how = HOW_MPROTECT;
-	} else if ((fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) >= 0) {
-		n = patch_module(start, stop, xstart, xstop, kind, fd);
-		close(fd);
-		how = HOW_MEM;
-	}
-	if (has(mode, "verbose")) {
-		struct rculist__dl_info info;
-		const char *name = dladdr(start, &info) && info.dli_fname ?
-					   info.dli_fname :
-					   "";
-
+	how = patch_pages(lo, hi, mode, label_of(start, job.kind, 0) != NULL,
+			  &job, &n);
+	if (has(mode, "verbose"))
 		fprintf(stderr,
 			"rculist: read side of %s: %zu sites, %zu patched "
 			"(%s), %zu stores\n",
-			*name ? name : "the program", (size_t)(stop - start), n,
-			how == HOW_MPROTECT ? "mprotect" :
-			how == HOW_MEM	    ? "/proc/self/mem" :
-			how == HOW_DONE	    ? "all patched before" :
-					      "left as compiled",
-			(size_t)(xstop - xstart));
+			module_name(start), (size_t)(stop - start), n,
+			how_name(how), (size_t)(xstop - xstart));
+}
+
+/*
+ * Quiescent-state sites (section rculist_qs, <rculist/read_side.h>'s
+ * RCULIST__RS_QS_SITE()): a jmp to the slow path and room after it, up
+ * to the jne the compiler assembled.  qsbr's check in their place:
+ * movabs of the grace-period counter's absolute address into %rax
+ * (REX.W A1), cmp of the reader counter at its offset from %fs with %rax
+ * (FS, REX.W 3B, ModRM rax/SIB, SIB: no base, no index: disp32).
+ */
+static int qs_check(unsigned char *code, const struct rculist__read_side_v2 *d)
+{
+	uint64_t gp = (uintptr_t)d->gp;
+	int32_t off = (int32_t)d->reader;
+	static const unsigned char cmp[] = { 0x64, 0x48, 0x3b, 0x04, 0x25 };
+
+	if ((long)off != d->reader || !d->gp)
+		return 0;
+	code[0] = 0x48;
+	code[1] = 0xa1;
+	memcpy(code + 2, &gp, sizeof(gp));
+	memcpy(code + 10, cmp, sizeof(cmp));
+	memcpy(code + 15, &off, sizeof(off));
+	return 1;
+}
+
+/*
+ * What a quiescent-state site becomes under kind, in code (its length),
+ * or 0: left as compiled.
+ */
+static size_t qs_code(unsigned char *code, const struct rculist__qs_site *s,
+		      unsigned long kind)
+{
+	switch (kind) {
+	case RCULIST__RS_QSBR:
+		return qs_check(code, &rculist__rs_own) ? RCULIST__RS_QS_LEN : 0;
+	case RCULIST__RS_MEMB:
+	case RCULIST__RS_BP:
+	case RCULIST__RS_FENCED:
+		code_to(code, at(&s->site), at(&s->end));
+		return JMP_LEN;
+	default:
+		return 0;
 	}
+}
+
+/* Whether a quiescent-state site still holds its jmp to the slow path. */
+static int qs_as_compiled(const struct rculist__qs_site *s)
+{
+	unsigned char orig[JMP_LEN];
+
+	code_to(orig, at(&s->site), at(&s->slow));
+	return at(&s->end) - at(&s->site) >= RCULIST__RS_QS_LEN &&
+	       !memcmp(at(&s->site), orig, JMP_LEN);
+}
+
+static size_t qs_patch_all(const struct patch_job *job, int fd)
+{
+	const struct rculist__qs_site *stop = job->stop;
+	unsigned char code[RCULIST__RS_QS_LEN];
+	size_t n = 0, len;
+
+	for (const struct rculist__qs_site *s = job->start; s < stop; s++)
+		if (qs_as_compiled(s) && (len = qs_code(code, s, job->kind)))
+			n += put(fd, at(&s->site), code, len);
+	return n;
+}
+
+void rculist__jump_patch_qs_v1(const struct rculist__qs_site *start,
+			       const struct rculist__qs_site *stop)
+{
+	const char *mode = getenv("RCULIST_JUMP");
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	unsigned char code[RCULIST__RS_QS_LEN];
+	struct patch_job job = { qs_patch_all, start, stop, NULL, NULL, 0 };
+	enum how how;
+	size_t n;
+
+	if (!start || start >= stop)
+		return;
+	rculist__flavor_read_side_init();
+	job.kind = rculist__flavor_read_side_kind();
+	for (const struct rculist__qs_site *s = start; s < stop; s++)
+		if (qs_as_compiled(s))
+			cover(&lo, &hi, at(&s->site), RCULIST__RS_QS_LEN);
+	how = patch_pages(lo, hi, mode, qs_code(code, start, job.kind) != 0,
+			  &job, &n);
+	if (has(mode, "verbose"))
+		fprintf(stderr,
+			"rculist: quiescent states of %s: %zu sites, %zu "
+			"patched (%s)\n",
+			module_name(start), (size_t)(stop - start), n,
+			how_name(how));
 }
 
 /* This library's own sites (its static archive's: the program's). */
 __attribute__((constructor)) static void jump_library(void)
 {
+	rculist__jump_patch_qs_v1(__start_rculist_qs, __stop_rculist_qs);
 	rculist__jump_patch_v2(__start_rculist_jump, __stop_rculist_jump,
 			       __start_rculist_xchg, __stop_rculist_xchg);
 }

@@ -52,19 +52,28 @@ rcu_domain &rcu_default_domain() noexcept;
 namespace detail {
 /*
  * The per-thread state of the C++ read side: one word, constant
- * initialised (no guard, no wrapper call), trivially destroyed.
+ * initialised (no guard, no wrapper call), trivially destroyed, its mode
+ * in the low byte and, above it, the depth:
  *   mode   unseen      no lock() yet in this thread
  *          calls       memb, bp, mb: lock()/unlock() call the library
  *          qsbr_own    qsbr, registered here: online only while locked
  *          qsbr_c      qsbr, registered by the C API: its own scheme
- *   depth  qsbr only: the regions open (nesting)
+ *   depth  qsbr_own only: the regions open (nesting)
+ * so that one comparison finds a qsbr thread's common cases: a thread
+ * the C API registered (qsbr_c), the outermost lock() (qsbr_own) and
+ * unlock() (qsbr_own + depth_one) of a thread registered here.
  */
 enum : unsigned char { unseen = 0, calls = 1, qsbr_own = 2, qsbr_c = 3 };
+constexpr unsigned depth_one = 1u << 8;
 struct thread_state {
-	unsigned char mode;
-	unsigned depth;
+	unsigned word;
 };
 inline thread_local thread_state tls __attribute__((tls_model("initial-exec")));
+
+inline unsigned char mode_of(const thread_state &t) noexcept
+{
+	return static_cast<unsigned char>(t.word);
+}
 
 /*
  * The C names: on the default link <rculist/read_side.h>'s inline read
@@ -97,25 +106,26 @@ first_lock(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 	if (std::strcmp(flavor, "qsbr") != 0) {
 		if (!rculist_read_ongoing())
 			rculist_register_thread();
-		t.mode = calls;
+		t.word = calls;
 	} else if (rculist_read_ongoing()) {
-		t.mode = qsbr_c;
+		t.word = qsbr_c;
 	} else {
 		rculist_register_thread();
 		rculist_thread_offline();
-		t.mode = qsbr_own;
+		t.word = qsbr_own;
 	}
 }
 
 [[gnu::noinline]] inline void lock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 {
-	if (t.mode == unseen)
+	if (mode_of(t) == unseen)
 		first_lock(t);
-	if (t.mode == calls) {
+	if (mode_of(t) == calls) {
 		read_lock();
 		return;
 	}
-	if (t.depth++ == 0 && t.mode == qsbr_own)
+	if (mode_of(t) == qsbr_own &&
+	    (t.word += depth_one) == qsbr_own + depth_one)
 		rculist_thread_online();
 #ifdef RCULIST_DEBUG
 	/* qsbr: debug mode's own count of the thread's sections. */
@@ -129,7 +139,7 @@ unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 #ifdef RCULIST_DEBUG
 	rculist_read_unlock();
 #endif
-	if (--t.depth == 0 && t.mode == qsbr_own)
+	if (mode_of(t) == qsbr_own && (t.word -= depth_one) == qsbr_own)
 		rculist_thread_offline();
 }
 
@@ -140,10 +150,13 @@ unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
  * rculist_read_unlock() cost.  They differ only in what the C code calls
  * in a thread liburcu has not registered (memb, mb: at an outermost lock;
  * bp: whose registry slot is null): lock_first() registers it, then
- * takes the library's lock.  qsbr's label goes online inline at the
- * outermost lock of a thread registered here, offline at its outermost
- * unlock (no library call but the wake of a waiting grace period); a
- * thread the C API registered pays two comparisons.
+ * takes the library's lock; and the paths a patched site does not take
+ * run out of line (lock_other(), unlock_other()), so that gcc inlines
+ * std::scoped_lock's constructor and destructor.  qsbr's label
+ * goes online inline at the outermost lock of a thread registered here,
+ * offline at its outermost unlock (no library call but the wake of a
+ * waiting grace period); a thread the C API registered pays one
+ * comparison of its state.
  */
 #if defined(RCULIST_READ_SIDE_H) && RCULIST__RS_INLINE && \
 	!defined(RCULIST_DEBUG)
@@ -156,47 +169,62 @@ extern "C" void rculist__lib_read_lock() noexcept __asm__("rculist_read_lock");
 	rculist__lib_read_lock();
 }
 
-/* qsbr: the thread's reader counter set as liburcu's online/offline do. */
-[[gnu::always_inline]] inline void qsbr_go_online() noexcept
-{
-	unsigned long gp = *(const volatile unsigned long *)RCULIST__RS_WORD(gp);
-
-	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), gp);
-	rculist__qs_ctr = gp;
-}
-
-[[gnu::always_inline]] inline void qsbr_go_offline() noexcept
-{
-	rculist__rs_fenced_store(RCULIST__RS_WORD(reader), 0);
-	rculist__qs_ctr = 0;
-	if (RCULIST__RS_GP_WAITS(RCULIST__RS_WORD(gp)))
-		rculist__read_side_wake();
-}
-
-[[gnu::always_inline, gnu::cold]] inline void
-qsbr_lock() noexcept RCULIST_NO_RCU_ANALYSIS
+/*
+ * qsbr, at the site's qsbr label, given the description's words (the
+ * lock's, read once): nothing in a thread the C API registered; in a
+ * thread registered here, the outermost lock() goes online as liburcu's
+ * thread_online() does (the grace-period counter into the thread's
+ * reader counter, full barriers: one exchange), the outermost unlock()
+ * offline (0, then the wake of a grace period that waits on the futex).
+ */
+[[gnu::always_inline]] inline void
+qsbr_lock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	thread_state &t = tls;
+	unsigned w = t.word;
 
-	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
-		if (t.depth++ == 0)
-			qsbr_go_online();
-	} else if (t.mode != qsbr_c) {
-		lock_slow(t);
+	if (RCULIST__LIKELY(w == qsbr_c))
+		return;
+	if (RCULIST__LIKELY(w == qsbr_own)) {
+		t.word = qsbr_own + depth_one;
+		rculist__rs_fenced_store(off,
+					 *(const volatile unsigned long *)gpw);
+	} else {
+		lock_slow(t); /* nested, or the thread's first lock() */
 	}
 }
 
-[[gnu::always_inline, gnu::cold]] inline void
-qsbr_unlock() noexcept RCULIST_NO_RCU_ANALYSIS
+[[gnu::always_inline]] inline void
+qsbr_unlock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	thread_state &t = tls;
+	unsigned w = t.word;
 
-	if (RCULIST__LIKELY(t.mode == qsbr_own)) {
-		if (--t.depth == 0)
-			qsbr_go_offline();
-	} else if (t.mode != qsbr_c) {
-		unlock_slow(t);
+	if (RCULIST__LIKELY(w == qsbr_c))
+		return;
+	if (RCULIST__LIKELY(w == qsbr_own + depth_one)) {
+		t.word = qsbr_own;
+		rculist__rs_fenced_store(off, 0);
+		if (RCULIST__RS_GP_WAITS(gpw))
+			rculist__read_side_wake();
+	} else {
+		unlock_slow(t); /* nested */
 	}
+}
+
+/*
+ * The paths a patched site does not take (the slow path, mb's fenced
+ * code), out of line: the same lock and unlock, whose own sites lead
+ * there inline.
+ */
+[[gnu::noinline, gnu::cold]] inline void lock_other() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist__rs_read_lock(lock_first, qsbr_lock, nullptr);
+}
+
+[[gnu::noinline, gnu::cold]] inline void unlock_other() noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist__rs_read_unlock(qsbr_unlock, nullptr);
 }
 #else
 #define RCULIST__CXX_INLINE 0
@@ -473,11 +501,12 @@ class rcu_domain {
 	void lock() noexcept RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 	{
 #if RCULIST__CXX_INLINE
-		rculist__rs_read_lock(detail::lock_first, detail::qsbr_lock);
+		rculist__rs_read_lock(detail::lock_first, detail::qsbr_lock,
+				      detail::lock_other);
 #else
 		detail::thread_state &t = detail::tls;
 
-		if (RCULIST__LIKELY(t.mode == detail::calls))
+		if (RCULIST__LIKELY(detail::mode_of(t) == detail::calls))
 			detail::read_lock();
 		else
 			detail::lock_slow(t);
@@ -493,11 +522,12 @@ class rcu_domain {
 	void unlock() noexcept RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 	{
 #if RCULIST__CXX_INLINE
-		rculist__rs_read_unlock(detail::qsbr_unlock);
+		rculist__rs_read_unlock(detail::qsbr_unlock,
+					detail::unlock_other);
 #else
 		detail::thread_state &t = detail::tls;
 
-		if (RCULIST__LIKELY(t.mode == detail::calls))
+		if (RCULIST__LIKELY(detail::mode_of(t) == detail::calls))
 			detail::read_unlock();
 		else
 			detail::unlock_slow(t);

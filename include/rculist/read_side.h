@@ -18,9 +18,9 @@
  *  - mb (and memb without sys_membarrier): memb's code with liburcu's
  *    full memory barriers;
  *  - qsbr: lock and unlock do nothing; rculist_quiescent_state() calls
- *    the library only when the grace-period counter moved since the
- *    thread last announced itself (rculist__qs_ctr, the thread's counter
- *    as the library last set it), as liburcu's inline code does.
+ *    the library only when the grace-period counter differs from the
+ *    thread's reader counter (liburcu's, found as memb's is), as
+ *    liburcu's inline code does.
  * On x86-64 the flavour's code is picked by sites patched when the
  * module is loaded (RCULIST__RS_SITE below, core/jump.h); elsewhere by
  * comparisons of the kind.  Until the library has filled the description
@@ -88,15 +88,18 @@ RCULIST__BEGIN_DECLS
  */
 struct rculist__read_side_v2 {
 	unsigned long kind;	    /* RCULIST__RS_* */
-	long reader;		    /* memb, mb: liburcu's reader counter;
-				     * bp: liburcu's pointer to the thread's
-				     * registry slot (its counter first):
-				     * offset from the thread pointer */
-	const unsigned long *gp;    /* liburcu's grace-period counter; memb
-				     * and mb: followed by its futex (an
-				     * int at gp + 1), -1 while a grace
-				     * period waits for readers */
-	const unsigned long *qs_gp; /* qsbr: the grace-period counter */
+	long reader;		    /* memb, mb, qsbr: liburcu's reader
+				     * counter; bp: liburcu's pointer to the
+				     * thread's registry slot (its counter
+				     * first): offset from the thread
+				     * pointer */
+	const unsigned long *gp;    /* liburcu's grace-period counter,
+				     * followed by its futex (an int at
+				     * gp + 1), -1 while a grace period
+				     * waits for readers */
+	const unsigned long *qs_gp; /* qsbr: the grace-period counter (read
+				     * by programs compiled against earlier
+				     * headers only) */
 	const void *owner;	    /* the library's own copy */
 };
 extern const struct rculist__read_side_v2 rculist__read_side_v2;
@@ -110,16 +113,16 @@ struct rculist__read_side {
 	const unsigned long *qs_gp;
 };
 extern const struct rculist__read_side rculist__read_side;
-/* Wakes the grace period waiting on the futex (a library call). */
-void rculist__read_side_wake(void);
 /*
  * qsbr: the calling thread's reader counter as the library last stored
  * it (0 offline or unregistered); 0 in every thread under the other
- * flavours.  Initial-exec, as the library's own access to liburcu's
- * reader state: no __tls_get_addr() call in code compiled -fPIC.
+ * flavours.  What programs compiled against earlier headers compare
+ * qs_gp with: still kept for them, read by nothing here.
  */
 extern __thread unsigned long rculist__qs_ctr
 	__attribute__((tls_model("initial-exec")));
+/* Wakes the grace period waiting on the futex (a library call). */
+void rculist__read_side_wake(void);
 RCULIST__END_DECLS
 
 /*
@@ -195,6 +198,21 @@ rculist__rs_put(unsigned long off, unsigned long v)
 #define RCULIST__RS_ASM		0
 #define rculist__rs_get(off)	(*RCULIST__RS_TLS(off))
 #define rculist__rs_put(off, v) (*RCULIST__RS_TLS(off) = (v))
+#endif
+/* Whether the thread's word at offset off differs from v. */
+#if RCULIST__RS_ASM
+static inline __attribute__((always_inline)) int
+rculist__rs_differs(unsigned long off, unsigned long v)
+{
+	int ne;
+
+	__asm__ __volatile__("cmpq %%fs:(%2), %1"
+			     : "=@ccnz"(ne)
+			     : "r"(v), "r"(off));
+	return ne;
+}
+#else
+#define rculist__rs_differs(off, v) (*RCULIST__RS_TLS(off) != (v))
 #endif
 #define RCULIST__RS_BARRIER() __asm__ __volatile__("" ::: "memory")
 
@@ -303,21 +321,25 @@ rculist__rs_lock(unsigned long off, unsigned long gpw, int fence,
 }
 
 /* bp's: the same on the counter of the thread's registry slot. */
-static inline void rculist__rs_lock_bp(volatile unsigned long *ctr)
+static inline void rculist__rs_lock_bp(volatile unsigned long *ctr,
+				       unsigned long gpw)
 {
 	unsigned long tmp = *ctr;
 
 	RCULIST__RS_BARRIER();
 	if (__builtin_expect(!(tmp & RCULIST__RS_NEST), 1))
-		*ctr = *RCULIST__RS_GP();
+		*ctr = *(const volatile unsigned long *)gpw;
 	else
 		*ctr = tmp + 1;
 	RCULIST__RS_BARRIER();
 }
 
-/* bp's registry slot, its counter first (null: not registered yet). */
-#define RCULIST__RS_BP_SLOT() \
-	((volatile unsigned long *)rculist__rs_get(RCULIST__RS_WORD(reader)))
+/*
+ * bp's registry slot, its counter first (null: not registered yet), off
+ * the description's word reader.
+ */
+#define RCULIST__RS_BP_SLOT(off) \
+	((volatile unsigned long *)rculist__rs_get(off))
 
 /*
  * A dispatch site: goes to label memb, qsbr, bp or fenced (mb) by the
@@ -403,7 +425,29 @@ void rculist__jump_patch_v2(const struct rculist__jump_site *start,
 			    const struct rculist__jump_site *stop,
 			    const int *xchg_start, const int *xchg_stop)
 	__attribute__((weak));
+/*
+ * A quiescent state's site (RCULIST__RS_QS_SITE() below): its entry in
+ * section rculist_qs, the offsets of the site, its slow path and the end
+ * of its check.
+ */
+struct rculist__qs_site {
+	int site, slow, end;
+};
+/*
+ * Patches the quiescent-state sites of one module: under qsbr to the
+ * check itself (the grace-period counter's address and the reader
+ * counter's offset written in), under the other flavours to a jmp past
+ * it; as rculist__jump_patch_v2() otherwise (exported, named weakly: a
+ * library without it leaves the sites to their slow paths).
+ */
+void rculist__jump_patch_qs_v1(const struct rculist__qs_site *start,
+			       const struct rculist__qs_site *stop)
+	__attribute__((weak));
 /* The linker's bounds of this module's sections (hidden: its own). */
+extern const struct rculist__qs_site __start_rculist_qs[]
+	__attribute__((weak, visibility("hidden")));
+extern const struct rculist__qs_site __stop_rculist_qs[]
+	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__jump_site __start_rculist_jump[]
 	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__jump_site __stop_rculist_jump[]
@@ -432,6 +476,13 @@ void rculist__jump_module(void)
 {
 	if (rculist__jump_patch_v2 && !rculist__jump_done) {
 		rculist__jump_done = 1;
+		/*
+		 * The quiescent states first: a site that goes to one (a
+		 * label followed by it) may then jump past it too.
+		 */
+		if (rculist__jump_patch_qs_v1)
+			rculist__jump_patch_qs_v1(__start_rculist_qs,
+						  __stop_rculist_qs);
 		rculist__jump_patch_v2(__start_rculist_jump, __stop_rculist_jump,
 				       __start_rculist_xchg, __stop_rculist_xchg);
 	}
@@ -443,11 +494,16 @@ RCULIST__END_DECLS
 /*
  * The lock, for C and C++ (<rculist/rcu.hpp>): first() is what a thread
  * rculist has not seen registered (bp: whose registry slot is null) calls
- * instead, qsbr() what qsbr does (C: nothing).
+ * instead, qsbr() what qsbr does (C: nothing; C++: given the words).
+ * other() (C++, where sites are patched) runs the paths a patched site
+ * does not take, out of line: the slow path (before the patch) and mb's
+ * fenced code (a store left unpatched), so that the compiler's inliner
+ * sees the inline code small enough to inline std::scoped_lock's.
  */
 static inline __attribute__((always_inline)) void
 rculist__rs_read_lock(void (*first)(void),
-		      void (*qsbr_lock)(void)) RCULIST_NO_RCU_ANALYSIS
+		      void (*qsbr_lock)(unsigned long off, unsigned long gpw),
+		      void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
 {
 	volatile unsigned long *ctr;
 	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
@@ -465,22 +521,30 @@ qsbr:
 		goto qsbr_hook;
 	return;
 bp:
-	ctr = RCULIST__RS_BP_SLOT();
+	ctr = RCULIST__RS_BP_SLOT(off);
 	if (__builtin_expect(ctr != 0, 1))
-		rculist__rs_lock_bp(ctr);
+		rculist__rs_lock_bp(ctr, gpw);
 	else
 		first(); /* registers the thread */
 	return;
 fenced:
+	if (RCULIST__RS_PATCH && other) {
+		other();
+		return;
+	}
 	rculist__rs_lock(off, gpw, 1, first);
 	return;
 slow:
 	RCULIST__RS_COLD;
+	if (RCULIST__RS_PATCH && other) {
+		other();
+		return;
+	}
 	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_lock());
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_lock();
+	qsbr_lock(off, gpw);
 }
 
 /*
@@ -490,7 +554,7 @@ qsbr_hook:
 static inline __attribute__((always_inline)) void
 rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 {
-	rculist__rs_read_lock(rculist_read_lock, 0);
+	rculist__rs_read_lock(rculist_read_lock, 0, 0);
 }
 
 /*
@@ -501,11 +565,20 @@ rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
 #define RCULIST__RS_GP_WAITS(gpw) \
 	__builtin_expect(*(const int *)((gpw) + sizeof(unsigned long)) == -1, 0)
 
-/* The unlock, for C and C++: qsbr() what qsbr does (C: nothing). */
+/*
+ * The unlock, for C and C++: qsbr() what qsbr does (C: nothing), other()
+ * as the lock's.
+ */
 static inline __attribute__((always_inline)) void
-rculist__rs_read_unlock(void (*qsbr_unlock)(void)) RCULIST_NO_RCU_ANALYSIS
+rculist__rs_read_unlock(void (*qsbr_unlock)(unsigned long off, unsigned long gpw),
+			void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
 {
-	unsigned long off, gpw, tmp, nv;
+	/*
+	 * The words before the site, as the lock reads them: the compiler
+	 * loads them once, out of a loop, for both.
+	 */
+	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
+	unsigned long tmp, nv;
 	volatile unsigned long *ctr;
 
 	if (qsbr_unlock)
@@ -520,8 +593,6 @@ memb:
 	 * barriers liburcu puts around the outermost unlock's store, before
 	 * the futex is read.
 	 */
-	off = RCULIST__RS_WORD(reader);
-	gpw = RCULIST__RS_WORD(gp);
 	tmp = rculist__rs_get(off);
 	RCULIST__RS_BARRIER();
 	nv = tmp - 1;
@@ -536,15 +607,17 @@ qsbr:
 	return;
 bp:
 	/* Not null: the section's lock registered the thread. */
-	ctr = RCULIST__RS_BP_SLOT();
+	ctr = RCULIST__RS_BP_SLOT(off);
 	tmp = *ctr;
 	RCULIST__RS_BARRIER();
 	*ctr = tmp - 1;
 	RCULIST__RS_BARRIER();
 	return;
 fenced:
-	off = RCULIST__RS_WORD(reader);
-	gpw = RCULIST__RS_WORD(gp);
+	if (RCULIST__RS_PATCH && other) {
+		other();
+		return;
+	}
 	tmp = rculist__rs_get(off);
 	if ((tmp & RCULIST__RS_NEST) == 1) {
 		rculist__rs_fenced_store(off, tmp - 1);
@@ -557,41 +630,80 @@ fenced:
 	return;
 slow:
 	RCULIST__RS_COLD;
+	if (RCULIST__RS_PATCH && other) {
+		other();
+		return;
+	}
 	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_unlock());
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_unlock();
+	qsbr_unlock(off, gpw);
 }
 
 static inline __attribute__((always_inline)) void
 rculist__read_unlock_wrap(void) RCULIST_RELEASES_RCU RCULIST_NO_RCU_ANALYSIS
 {
-	rculist__rs_read_unlock(0);
+	rculist__rs_read_unlock(0, 0);
 }
 
 /*
  * liburcu's qsbr fast path: nothing to announce while the thread's
- * counter equals the grace-period counter (relaxed load: the library's
- * call does the ordering when it stores).  Only qsbr has quiescent
- * states: the other flavours' sites go past (and call the library, which
- * does nothing, until it is loaded).
+ * reader counter (liburcu's, at the description's offset: 0 offline or
+ * unregistered) equals the grace-period counter (relaxed load: the
+ * library's call does the ordering when it stores).  Only qsbr has
+ * quiescent states: the other flavours go past (and call the library,
+ * which does nothing, until it is loaded).
+ *
+ * On x86-64 the check is its own site (RCULIST__RS_QS_SITE()): compiled
+ * as a 5-byte jmp to the slow path and room for the check, then a jne to
+ * the library's call; when its module is loaded, qsbr's patch writes
+ * the check in place of the jmp (the grace-period counter loaded from
+ * its absolute address into %rax, compared with the reader counter at
+ * its offset from %fs: liburcu's three instructions, no register held
+ * across a loop), the other flavours' a jmp past the jne (one
+ * instruction, as their patched sites).  Its entry in section rculist_qs
+ * names the site, its slow path and its end.
  */
+#if RCULIST__RS_PATCH
+#define RCULIST__RS_QS_LEN 19 /* movabs moffs64, %rax; cmp %fs:disp32, %rax */
+#define RCULIST__RS_QS_SITE(differs, slow)                                    \
+	__asm__ goto("883:\t.byte 0xe9\n\t.long %l[" #slow "] - (883b + 5)\n" \
+		     "\t.skip 14, 0xcc\n"                                     \
+		     "\tjne %l[" #differs "]\n"                               \
+		     "884:\n"                                                 \
+		     "\t.pushsection rculist_qs, \"a?\"\n"                    \
+		     "\t.balign 4\n"                                          \
+		     "\t.long 883b - ., %l[" #slow "] - ., 884b - .\n"        \
+		     "\t.popsection" ::                                       \
+			     : "rax", "cc"                                    \
+		     : differs, slow)
+#endif
+
 static inline __attribute__((always_inline)) void
 rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
 {
-	RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
-qsbr:
-	if (*(const volatile unsigned long *)RCULIST__RS_WORD(qs_gp) !=
-	    rculist__qs_ctr)
-		rculist_quiescent_state();
-memb:
-bp:
-fenced:
+	unsigned long k;
+
+#if RCULIST__RS_PATCH
+	RCULIST__RS_QS_SITE(differs, slow);
+	return;
+differs:
+	RCULIST__RS_COLD;
+	rculist_quiescent_state();
 	return;
 slow:
 	RCULIST__RS_COLD;
-	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_quiescent_state());
+#endif
+	k = RCULIST__RS_KIND();
+	if (k == RCULIST__RS_QSBR) {
+		if (rculist__rs_differs(RCULIST__RS_WORD(reader),
+					*RCULIST__RS_GP()))
+			rculist_quiescent_state();
+	} else if (k != RCULIST__RS_MEMB && k != RCULIST__RS_BP &&
+		   k != RCULIST__RS_FENCED) {
+		rculist_quiescent_state();
+	}
 }
 
 #define rculist_read_lock	rculist__read_lock_wrap

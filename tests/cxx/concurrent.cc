@@ -12,6 +12,8 @@
  *              a quiescent state, does not hold up rcu_synchronize();
  *   c-managed  a thread registered by the C API uses rcu_domain inside
  *              its C section;
+ *   nesting    a thread only C++ registered is in a section exactly while
+ *              it holds its outermost region, however deep it nests;
  *   exit       threads that locked and exited hold nothing up;
  *   readers    readers walking a list and an hlist in range-for while
  *              updaters replace elements and retire the old ones through
@@ -341,6 +343,35 @@ void test_c_registered(bool c_section)
 	rculist::rcu_synchronize();
 }
 
+/*
+ * A thread only C++ registered, nesting regions: inside the outermost the
+ * flavour sees a section (qsbr: the thread online) however deep the
+ * nesting went and came back, outside it none (qsbr: offline).
+ */
+void nest_regions() RCULIST_NO_RCU_ANALYSIS
+{
+	rculist::rcu_domain &dom = rculist::rcu_default_domain();
+
+	for (int i = 0; i < 3; i++) {
+		dom.lock();
+		CHECK(rculist_read_ongoing());
+		for (int depth = 0; depth <= i; depth++)
+			dom.lock();
+		for (int depth = 0; depth <= i; depth++)
+			dom.unlock();
+		CHECK(rculist_read_ongoing());
+		dom.unlock();
+		CHECK(!rculist_read_ongoing());
+	}
+}
+
+void test_nesting()
+{
+	step = "nesting";
+	std::thread(nest_regions).join();
+	rculist::rcu_synchronize();
+}
+
 /* Threads that locked and exited: the library's exit hook unregistered them. */
 void test_exit()
 {
@@ -468,6 +499,7 @@ int main()
 	alarm(60);
 	test_c_registered(true);
 	test_c_registered(false);
+	test_nesting();
 	test_exit();
 	test_readers(secs);
 	std::lock_guard<std::mutex> g(quarantine_lock);

@@ -12,8 +12,8 @@
  *  - nested sections through the wrappers are seen by the library
  *    (rculist_read_ongoing()), in the main thread and a new one, and make
  *    no call but bp's first section of a thread (which registers it);
- *  - qsbr: rculist_quiescent_state() calls the library only when a grace
- *    period began since the thread's last one;
+ *  - qsbr: rculist_quiescent_state() calls the library only while a
+ *    grace period waits for the thread (another thread's), not after;
  *  - memb and mb: a grace period that waits for a reader (its futex) is
  *    woken by the reader's inline unlock (bounded wait: "no progress");
  *  - x86-64: every dispatch site of this program (section rculist_jump)
@@ -21,7 +21,9 @@
  *    where the label follows, else a jmp to it; mb to memb's code, its
  *    counter stores, section rculist_xchg, made exchanges), or, with
  *    RCULIST_JUMP=off, is still the jmp to its slow path, the checks
- *    above then passing through the slow paths.
+ *    above then passing through the slow paths; each quiescent-state
+ *    site (section rculist_qs) holds qsbr's check under qsbr, a jmp past
+ *    it under the other flavours.
  * Prints "calls <flavour> ok (N sites patched|as compiled)".
  */
 #define _GNU_SOURCE
@@ -180,6 +182,50 @@ static void wake_up(void)
 	pthread_join(w, NULL);
 }
 
+/*
+ * qsbr: a grace period another thread waits for, which this (online)
+ * thread's quiescent states end: each a call while the grace-period
+ * counter differs from the thread's, none once they agree (as liburcu's
+ * inline code: a grace period the thread waited for itself, going
+ * offline and online, leaves them equal).  The other flavours: no call.
+ */
+static void gp_by_another(const char *f)
+{
+	int qsbr = !strcmp(f, "qsbr");
+	pthread_t w;
+	int ms;
+
+	gp_done = 0;
+	qs_calls = 0;
+	pthread_create(&w, NULL, waiter, NULL);
+	for (ms = 0; ms < 5000; ms++) {
+		rculist_quiescent_state();
+		if (__atomic_load_n(&gp_done, __ATOMIC_ACQUIRE))
+			break;
+		usleep(1000);
+	}
+	if (ms == 5000) {
+		fprintf(stderr,
+			"calls %s: no progress: a grace period did not end "
+			"in 5 s of quiescent states\n",
+			f);
+		exit(1);
+	}
+	pthread_join(w, NULL);
+	gp_done = 0; /* for wake_up() */
+	CHECK(qsbr ? qs_calls >= 1 && qs_calls <= (unsigned long)ms + 1 :
+		     qs_calls == 0,
+	      "%lu calls of rculist_quiescent_state during a grace period",
+	      qs_calls);
+	qs_calls = 0;
+	rculist_quiescent_state();
+	rculist_quiescent_state();
+	CHECK(qs_calls == 0,
+	      "%lu calls of rculist_quiescent_state after a grace period "
+	      "the thread announced",
+	      qs_calls);
+}
+
 #if RCULIST__RS_PATCH
 static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
@@ -261,7 +307,7 @@ static const char *sites(const char *f)
 	int off = mode && strstr(mode, "off");
 	size_t n = (size_t)(__stop_rculist_jump - __start_rculist_jump);
 
-	CHECK(n >= 9, "%zu dispatch sites in section rculist_jump", n);
+	CHECK(n >= 6, "%zu dispatch sites in section rculist_jump", n);
 	for (const struct rculist__jump_site *s = __start_rculist_jump;
 	     s < __stop_rculist_jump; s++) {
 		const unsigned char *site = AT(s->site);
@@ -292,8 +338,39 @@ static const char *sites(const char *f)
 		      "store %p (%02x %02x %02x) is not %02x", (const void *)st,
 		      st[0], st[1], st[2], op);
 	}
-	snprintf(out, sizeof(out), " (%zu sites, %zu stores %s)", n,
+	/*
+	 * The quiescent states: qsbr's check written in (the grace-period
+	 * counter's address, the reader counter's offset from %fs), a jmp
+	 * past it under the other flavours.
+	 */
+	CHECK(__stop_rculist_qs - __start_rculist_qs >= 3,
+	      "%zu quiescent-state sites in section rculist_qs",
+	      (size_t)(__stop_rculist_qs - __start_rculist_qs));
+	for (const struct rculist__qs_site *q = __start_rculist_qs;
+	     q < __stop_rculist_qs; q++) {
+		const unsigned char *site = AT(q->site);
+		const unsigned char *dest = site_dest(site);
+		uint64_t gp = (uintptr_t)rculist__read_side_v2.gp;
+		int32_t tls = (int32_t)rculist__read_side_v2.reader;
+		unsigned char check[RCULIST__RS_QS_LEN] = { 0x48, 0xa1 };
+
+		memcpy(check + 2, &gp, sizeof(gp));
+		memcpy(check + 10, "\x64\x48\x3b\x04\x25", 5);
+		memcpy(check + 15, &tls, sizeof(tls));
+		CHECK(off		 ? dest == AT(q->slow) :
+		      !strcmp(f, "qsbr") ? !memcmp(site, check, sizeof(check)) :
+					   dest == AT(q->end),
+		      "quiescent-state site %p (%02x %02x %02x %02x %02x) is "
+		      "not %s",
+		      (const void *)site, site[0], site[1], site[2], site[3],
+		      site[4],
+		      off		 ? "its jmp to the slow path" :
+		      !strcmp(f, "qsbr") ? "qsbr's check" :
+					   "a jmp past the check");
+	}
+	snprintf(out, sizeof(out), " (%zu sites, %zu stores, %zu qs %s)", n,
 		 (size_t)(__stop_rculist_xchg - __start_rculist_xchg),
+		 (size_t)(__stop_rculist_qs - __start_rculist_qs),
 		 off ? "as compiled" : "patched");
 	return out;
 }
@@ -333,13 +410,7 @@ int main(void)
 	for (int i = 0; i < ROUNDS; i++)
 		rculist_quiescent_state();
 	CHECK(qs_calls <= 1, "%lu calls of rculist_quiescent_state", qs_calls);
-	rculist_synchronize_rcu();
-	qs_calls = 0;
-	rculist_quiescent_state();
-	rculist_quiescent_state();
-	CHECK(qs_calls == !strcmp(f, "qsbr"),
-	      "%lu calls of rculist_quiescent_state after a grace period",
-	      qs_calls);
+	gp_by_another(f);
 
 	rculist_thread_offline();
 	if (strcmp(f, "qsbr") != 0)
