@@ -85,7 +85,7 @@ END {
 		for (o = 1; o <= 5; o++) printf " %5.1f / %5.1f %s", v[r "," op[o]], v[u "," op[o]], ratio(v[r "," op[o]], v[u "," op[o]])
 		printf "\n"
 	}
-	print "\ninf: liburcu's qsbr section is empty (its lock and unlock compile to nothing); rculist's"
+	print "\ninf: liburcu'"'"'s qsbr section is empty (its lock and unlock compile to nothing); rculist'"'"'s"
 	print "is its dispatch sites, one instruction each once patched, and the words they read."
 	print "Targets (issue 28): read side <= 1.10x, updates <= 1.00x."
 }' "$dir/counts.csv"
