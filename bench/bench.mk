@@ -103,6 +103,18 @@ bench-instructions: ## Callgrind instructions per lookup and per update, rculist
 bench-instructions-aligned: bench-build ## The same on make bench's binaries (loops aligned to 64 bytes, padding counted)
 	$(Q)sh bench/instr.sh $(BENCH_B) $(FLAVORS)
 
+# As an outside program counts them (bench/outside/run.sh): the library
+# installed under $(B)/outside/prefix, one object compiled against its
+# headers through pkg-config with the compiler's defaults, every operation
+# its own function, linked with each -lrculist-<flavour> shared and static,
+# beside liburcu's inline code.
+OUTSIDE_B = $(B)/outside
+.PHONY: bench-instructions-outside
+bench-instructions-outside: lib ## Callgrind instructions per call as an outside program counts them: installed headers, one object, each flavour shared and static
+	$(Q)$(MAKE) --no-print-directory install PREFIX=$(abspath $(OUTSIDE_B))/prefix \
+		GEN_B=$(OUTSIDE_B)/gen >/dev/null
+	$(Q)CC='$(CC)' sh bench/outside/run.sh $(abspath $(OUTSIDE_B))/prefix $(OUTSIDE_B)/run $(FLAVORS)
+
 # check-bench: bench/run.sh -c runs every section of bench-full quick
 # (1 run, short samples, small tables; 26 s of CPU, loaded machine)
 # and fails unless each prints, for every flavour, the summary lines its

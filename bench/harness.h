@@ -95,8 +95,8 @@ double median_of(double *v, int n);
 
 /* q_upd.c's cases, which q_instr.c counts too. */
 extern const char *const op_names[OP_COUNT];
-void upd_prepare(enum bench_op op, struct elem **v, struct cds_list_head *head,
-		 struct cds_hlist_head *hhead);
+void upd_prepare(enum bench_op op, struct elem **v, unsigned long n,
+		 struct cds_list_head *head, struct cds_hlist_head *hhead);
 void *upd_head(enum bench_op op, struct cds_list_head *head,
 	       struct cds_hlist_head *hhead);
 

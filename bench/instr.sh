@@ -38,16 +38,16 @@ for f in "$@"; do
 		}
 	done
 done
-# label,section,workload,side,instructions per operation
+# label,section,workload,side,instructions per operation,operations
 for file in "$cg"/*.out.*; do
 	awk '/^desc: Trigger: Client Request: / { name = $5 }
 	     /^summary: / { total = $2 }
 	     END { n = split(name, p, "/");
-		   if (n == 5) printf "%s,%s,%s,%s,%.2f\n", p[1], p[2], p[3], p[4], total / p[5] }' "$file"
+		   if (n == 5) printf "%s,%s,%s,%s,%.4f,%d\n", p[1], p[2], p[3], p[4], total / p[5], p[5] }' "$file"
 done | sort >"$dir/instructions.csv"
 
 awk -F, '
-{ v[$1 "," $2 "," $3 "," $4] = $5; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 } }
+{ v[$1 "," $2 "," $3 "," $4] = $5; ops[$1 "," $2 "," $3 "," $4] = $6; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 } }
 END {
 	split("list8 list1024 hash hash+qs", wl, " ")
 	split("plain rculist rculist-lto rculist-inline urcu urcu-lib rwlock mutex", sd, " ")
@@ -68,11 +68,18 @@ END {
 		printf "\n"
 	}
 	split("list_add_rcu list_del_rcu list_replace_rcu hlist_add_head_rcu hlist_del_rcu", op, " ")
-	print "\nInstructions per update operation: rculist, urcu inline, ratio"
+	# One more operation: the difference of the runs of N and N / 2 (the
+	# function'"'"'s setup before its loop cancels); mean: a run'"'"'s total / N.
+	print "\nInstructions per update operation, one more in the loop (the runs of 1024 and 512"
+	print "operations differenced: setup cancels): rculist, urcu inline, ratio; then the means"
+	print "per operation of the run of 1024, function setup included (rculist, urcu)"
 	for (l = 1; l <= nl; l++) for (o = 1; o <= 5; o++) {
-		lb = labels[l]; r = v[lb ",upd," op[o] ",rculist"]; u = v[lb ",upd," op[o] ",urcu"]
+		lb = labels[l]; k = lb ",upd," op[o]; h = lb ",upd-half," op[o]
+		r = v[k ",rculist"]; u = v[k ",urcu"]
 		if (r == "") continue
-		printf "%-12s %-20s %7.2f %7.2f  %5.3fx\n", lb, op[o], r, u, u ? r / u : 0
+		mr = (r * ops[k ",rculist"] - v[h ",rculist"] * ops[h ",rculist"]) / (ops[k ",rculist"] - ops[h ",rculist"])
+		mu = (u * ops[k ",urcu"] - v[h ",urcu"] * ops[h ",urcu"]) / (ops[k ",urcu"] - ops[h ",urcu"])
+		printf "%-12s %-20s %7.2f %7.2f  %5.3fx   mean %7.2f %7.2f\n", lb, op[o], mr, mu, mu ? mr / mu : 0, r, u
 	}
 	print "\nTargets: read-side overhead ratio rculist (default link) <= 1.10, rculist-inline <= 1.05,"
 	print "rculist-lto (static binary, linked with -flto) <= 1.00; traversal per element (list1024) and"

@@ -27,9 +27,13 @@ const char *const op_names[OP_COUNT] = {
 	[OP_HLIST_DEL] = "hlist_del_rcu",
 };
 
-/* Put the pool in the state operation @op starts from. */
-void upd_prepare(enum bench_op op, struct elem **v, struct cds_list_head *head,
-		 struct cds_hlist_head *hhead)
+/*
+ * Put the pool in the state operation @op starts from, for a run of @n
+ * operations (n <= UPD_CHUNK): the deletions' and replacements' first @n
+ * elements on the list, the rest of the pool on none.
+ */
+void upd_prepare(enum bench_op op, struct elem **v, unsigned long n,
+		 struct cds_list_head *head, struct cds_hlist_head *hhead)
 {
 	CDS_INIT_LIST_HEAD(head);
 	hhead->next = NULL;
@@ -38,10 +42,10 @@ void upd_prepare(enum bench_op op, struct elem **v, struct cds_list_head *head,
 		v[i]->hnode.next = v[i]->hnode.prev = NULL;
 	}
 	if (op == OP_LIST_DEL || op == OP_LIST_REPLACE)
-		for (unsigned long i = 0; i < UPD_CHUNK; i++)
+		for (unsigned long i = 0; i < n; i++)
 			cds_list_add(&v[i]->node, head);
 	if (op == OP_HLIST_DEL)
-		for (unsigned long i = 0; i < UPD_CHUNK; i++)
+		for (unsigned long i = 0; i < n; i++)
 			cds_hlist_add_head(&v[i]->hnode, hhead);
 }
 
@@ -76,7 +80,8 @@ static void section_upd(void)
 					 reps);
 				noise_start(&nz, 1);
 				do {
-					upd_prepare(op, v, &head, &hhead);
+					upd_prepare(op, v, UPD_CHUNK, &head,
+						    &hhead);
 					t = now();
 					fn(v, UPD_CHUNK,
 					   upd_head(op, &head, &hhead));
