@@ -11,6 +11,16 @@
  * callback serves RCULIST__RECLAIM_BATCH blocks, and no callback has to
  * find a block's offset: the slot records the blocks.
  *
+ * A batch of free_rcu blocks only (no callback among them) goes first to
+ * one of the thread's LOCAL polled slots, with a cookie of
+ * rculist_start_poll_synchronize_rcu(), whose thread (core/poll.c) ends
+ * the grace period tens of microseconds later where call_rcu's worker
+ * takes 10 ms; the owner frees the polled slots whose cookie is satisfied
+ * at its hand-offs, FREE_BUDGET at most each time, in its own thread:
+ * blocks still in its caches, back to its own malloc cache.  With every
+ * polled slot waiting, or callbacks in the batch, the batch goes through
+ * a slot and call_rcu as follows.
+ *
  * A slot's callback, after its grace period, marks it DONE; the owner
  * frees the DONE batches itself at its next hand-off, in the thread that
  * allocated them.  But a batch that grew past SPILL blocks while all the
@@ -23,27 +33,32 @@
  * the state's sweep slot); if the owner has not handed off meanwhile,
  * it is idle (or gone), and the probe's callback sweeps the state: it
  * frees the DONE batches and sends the open batch through the sweep
- * slot, to be freed by the callback.  The owner hands its open batch off when it holds BATCH
+ * slot, to be freed by the callback; it takes the polled slots too,
+ * whatever their cookie (a sweep waits a grace period of its own).  An
+ * owner that leaves a polled slot with nothing in flight sends that probe
+ * itself.  The owner hands its open batch off when it holds BATCH
  * blocks, or at once when nothing of its own is in flight.  Together:
  * no block waits for ever, whether its thread goes on, idles or exits,
  * as long as a state has more slots than threads that claim its DONE
  * slots at once (its owner, the sweeper, each rculist_rcu_barrier()):
  * tests/model/reclaim.pml checks the hand-offs, the probe and sweep, the
  * barrier and fork, and with a single slot finds an idle owner's open
- * batch left behind while a barrier holds the slot.
+ * batch left behind while a barrier holds the slot (it does not model
+ * the polled slots: tests/unit/reclaim_polled.c tests them).
  *
  * Never blocks: like call_rcu(), rculist_free_rcu() is callable inside
  * read-side critical sections and never waits for a grace period.  A
- * thread has at most SLOTS + 1 batches in flight; while all its slots
- * are busy its open batch grows (it is tried again every RETRY blocks),
+ * thread has at most LOCAL + SLOTS + 1 batches waiting; while all its
+ * slots are busy its open batch grows (it is tried again every RETRY blocks),
  * so what waits is bounded by the rate of frees times the time a grace
  * period and its callback take, as for call_rcu() (make bench-reclaim
  * reports the peak).
  *
- * rculist_rcu_barrier() takes every open batch, waits for hand-offs in
- * progress (each is a window: owner_seq odd, or sweeping set), runs the
- * flavour's barrier (every slot queued before is then DONE or freed),
- * frees the DONE slots, and waits for frees in progress.
+ * rculist_rcu_barrier() takes every open batch and polled slot, waits
+ * for hand-offs in progress (each is a window: owner_seq odd, or
+ * sweeping set), runs the flavour's barrier (every slot queued before is
+ * then DONE or freed), frees the DONE slots, and waits for frees in
+ * progress.
  *
  * Locks: registry_lock (the list of states, their owned flags, the
  * barrier's taking of open batches), then a state's sweep_lock (one
@@ -99,6 +114,17 @@
  */
 #define SPILL (2 * BATCH)
 static unsigned long spill = SPILL; /* rculist__reclaim_set_spill() */
+/*
+ * Polled batches: a thread's batch of free_rcu blocks waits in one of
+ * its LOCAL polled slots with a cookie (rculist_start_poll_synchronize_rcu(),
+ * whose thread runs the grace period within microseconds); the owner
+ * frees the slots whose cookie is satisfied, FREE_BUDGET at most per
+ * hand-off, in its own thread: blocks it freed a few thousand frees ago,
+ * still in its caches, back to its own malloc cache.
+ */
+#define LOCAL	    32
+#define FREE_BUDGET 2
+static unsigned long local_slots = LOCAL; /* rculist__reclaim_set_local() */
 
 /* A queued block's rcu_head, reused while the block waits. */
 struct pending {
@@ -137,6 +163,7 @@ enum slot_state {
 	SLOT_ORPHAN,  /* on call_rcu: the callback frees it (sweep slot) */
 	SLOT_DONE,    /* grace period over, blocks to free */
 	SLOT_CLAIMED, /* blocks being freed */
+	SLOT_POLLED,  /* a polled slot: freed once its cookie is satisfied */
 };
 
 struct state;
@@ -149,6 +176,14 @@ struct slot {
 	int st;		 /* enum slot_state */
 	int has_calls; /* callbacks among blocks: the slot's callback runs them */
 	uint64_t since; /* CLOCK_MONOTONIC ns when queued (stats, stall.c) */
+};
+
+/* A polled batch: FREE, FILLING (its owner), POLLED, CLAIMED. */
+struct polled {
+	struct pending *blocks;
+	unsigned long cookie; /* the owner's: a ticket of core/gp.c */
+	uint64_t since;	      /* CLOCK_MONOTONIC ns when handed off (stats) */
+	int st;		      /* enum slot_state */
 };
 
 struct state {
@@ -166,6 +201,7 @@ struct state {
 	pthread_mutex_t sweep_lock;
 	struct state *next;	     /* registry: never unlinked */
 	struct slot slot[SLOTS + 1]; /* the last one is the sweeper's */
+	struct polled local[LOCAL];
 	/* Aligned: no cache line shared with another owner's state. */
 } __attribute__((aligned(64)));
 
@@ -374,18 +410,21 @@ static void wait_quiet(struct state *s)
 		sched_yield();
 }
 
+/* Move *@st from @from to CLAIMED: non-zero if this caller did. */
+static int claim(int *st, int from)
+{
+	return __atomic_load_n(st, __ATOMIC_RELAXED) == from &&
+	       __atomic_compare_exchange_n(st, &from, SLOT_CLAIMED, 0,
+					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
 /* Free @s's DONE slots; inside a window of the caller's. */
 static void claim_done(struct state *s)
 {
 	struct slot *sl;
-	int done;
 
 	for (sl = s->slot; sl < s->slot + SLOTS; sl++) {
-		done = SLOT_DONE;
-		if (__atomic_load_n(&sl->st, __ATOMIC_RELAXED) != SLOT_DONE ||
-		    !__atomic_compare_exchange_n(&sl->st, &done, SLOT_CLAIMED,
-						 0, __ATOMIC_ACQ_REL,
-						 __ATOMIC_RELAXED))
+		if (!claim(&sl->st, SLOT_DONE))
 			continue;
 		free_blocks(sl->blocks);
 		__atomic_store_n(&sl->st, SLOT_FREE, __ATOMIC_RELEASE);
@@ -403,6 +442,56 @@ static struct pending *splice(struct pending *to, struct pending *list)
 		;
 	set_next(tail, to);
 	return list;
+}
+
+/*
+ * The owner, inside its window: free up to @budget of its polled slots
+ * whose grace period has ended.  Only the owner reads a cookie.
+ */
+static void claim_polled(struct state *s, unsigned long budget)
+{
+	unsigned long done = rculist__gp_done();
+	struct polled *lp;
+
+	for (lp = s->local; lp < s->local + LOCAL && budget; lp++) {
+		/* The owner wrote the cookie: no other thread writes it. */
+		if (__atomic_load_n(&lp->st, __ATOMIC_RELAXED) != SLOT_POLLED ||
+		    !rculist__seq_after(done, lp->cookie) ||
+		    !claim(&lp->st, SLOT_POLLED))
+			continue;
+		free_blocks(lp->blocks);
+		__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
+		budget--;
+	}
+}
+
+/*
+ * A sweeper or a barrier: take every polled slot of @s, its grace period
+ * over or not, and append its blocks to @list (the caller waits for a
+ * grace period before it frees them).
+ */
+static struct pending *take_polled(struct state *s, struct pending *list)
+{
+	struct polled *lp;
+
+	for (lp = s->local; lp < s->local + LOCAL; lp++) {
+		if (!claim(&lp->st, SLOT_POLLED))
+			continue;
+		list = splice(list, lp->blocks);
+		__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
+	}
+	return list;
+}
+
+/* A polled slot holds blocks (sequentially consistent: see hand_off()). */
+static int has_polled(struct state *s)
+{
+	struct polled *lp;
+
+	for (lp = s->local; lp < s->local + LOCAL; lp++)
+		if (__atomic_load_n(&lp->st, __ATOMIC_SEQ_CST) == SLOT_POLLED)
+			return 1;
+	return 0;
 }
 
 static void last_done(struct state *s, int probe, unsigned long seen);
@@ -494,6 +583,7 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 		list = __atomic_exchange_n(&s->open, STOLEN, __ATOMIC_SEQ_CST);
 		if (!real(list))
 			list = NULL;
+		list = take_polled(s, list);
 		if (__atomic_load_n(&orphans, __ATOMIC_RELAXED))
 			list = splice(list,
 				      __atomic_exchange_n(&orphans, NULL,
@@ -510,7 +600,8 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 			send = 1;
 		}
 	} else if (real(__atomic_load_n(&s->open, __ATOMIC_SEQ_CST)) ||
-		   has_done(s) || __atomic_load_n(&orphans, __ATOMIC_RELAXED)) {
+		   has_done(s) || has_polled(s) ||
+		   __atomic_load_n(&orphans, __ATOMIC_RELAXED)) {
 		sl->n = __atomic_load_n(&s->owner_seq, __ATOMIC_SEQ_CST);
 		send = 1;
 	}
@@ -537,11 +628,54 @@ unlock:
 }
 
 /*
- * The owner: free its DONE batches and send the open one through a free
- * slot; with none free, leave it open (it goes with the next hand-off,
- * or the sweep after the last slot in flight completes).
+ * The owner: put the open batch, if it holds no callback, in a free
+ * polled slot, with a cookie.  Returns non-zero if the batch went (or
+ * was empty).
  */
-static void hand_off(struct state *s)
+static int hand_off_polled(struct state *s)
+{
+	struct polled *lp;
+	struct pending *list;
+	unsigned long n = __atomic_load_n(&local_slots, __ATOMIC_RELAXED);
+	int free_st;
+
+	if (s->calls)
+		return 0;
+	for (lp = s->local; lp < s->local + n && lp < s->local + LOCAL; lp++) {
+		free_st = SLOT_FREE;
+		if (__atomic_load_n(&lp->st, __ATOMIC_RELAXED) == SLOT_FREE &&
+		    __atomic_compare_exchange_n(&lp->st, &free_st, SLOT_FILLING,
+						0, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			break;
+	}
+	if (lp >= s->local + n || lp >= s->local + LOCAL)
+		return 0;
+	list = __atomic_exchange_n(&s->open, NULL, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
+	if (!real(list)) {
+		__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
+		return 1;
+	}
+	lp->blocks = list;
+	lp->since = now_ns();
+	/* Every block of the batch was queued before the cookie is taken. */
+	lp->cookie = rculist_start_poll_synchronize_rcu().seq;
+	__atomic_store_n(&lp->st, SLOT_POLLED, __ATOMIC_SEQ_CST);
+	return 1;
+}
+
+/*
+ * The owner: free its DONE batches and up to @budget polled ones whose
+ * grace period has ended; then, if @local, put the open batch in a
+ * polled slot, or else send it through a free slot; with none free,
+ * leave it open (it goes with the next hand-off, or the sweep after the
+ * last slot in flight completes).  Polled slots left with nothing in
+ * flight get a probe: the store of POLLED, then the load of inflight; a
+ * callback that leaves nothing in flight decrements, then looks for
+ * polled slots (last_done()); one of the two sees the other.
+ */
+static void hand_off(struct state *s, unsigned long budget, int local)
 {
 	struct slot *sl, *use = NULL;
 	struct pending *list;
@@ -552,6 +686,9 @@ static void hand_off(struct state *s)
 	rculist__call_rcu_enter();
 	window_open(&s->owner_seq);
 	claim_done(s);
+	claim_polled(s, budget);
+	if (local && hand_off_polled(s))
+		goto out;
 	for (sl = s->slot; sl < s->slot + SLOTS && !use; sl++) {
 		free_st = SLOT_FREE;
 		if (__atomic_load_n(&sl->st, __ATOMIC_RELAXED) == SLOT_FREE &&
@@ -586,6 +723,8 @@ out:
 	rculist__call_rcu_leave();
 	if (sent)
 		rculist__stall_watch_batches(oldest_wait);
+	if (!__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST) && has_polled(s))
+		last_done(s, 0, 0);
 	maybe_trim();
 }
 
@@ -596,7 +735,7 @@ static void thread_exit(void *arg)
 
 	/* Until its open batch is sent, or will be by a sweep. */
 	for (;;) {
-		hand_off(s);
+		hand_off(s, ~0UL, 0);
 		if (!real(__atomic_load_n(&s->open, __ATOMIC_SEQ_CST)) ||
 		    __atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST))
 			break;
@@ -697,12 +836,12 @@ static void throttle(struct state *s)
 		return;
 	__atomic_add_fetch(&throttled, 1, __ATOMIC_RELAXED);
 	for (;;) {
-		hand_off(s); /* frees our DONE batches, sends the open one */
+		hand_off(s, ~0UL, 1); /* frees what it can, sends the open batch */
 		if (pending_pub() < lim)
 			break;
 		before = __atomic_load_n(&hot.completed, __ATOMIC_RELAXED);
 		rculist_synchronize_rcu();
-		hand_off(s);
+		hand_off(s, ~0UL, 1);
 		if (pending_pub() < lim)
 			break;
 		/* Callbacks run in call_rcu's thread: give it time. */
@@ -725,7 +864,7 @@ static __attribute__((noinline)) void after_push(struct state *s, unsigned long 
 	}
 	if ((n >= BATCH && !(n % RETRY)) ||
 	    !__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST))
-		hand_off(s);
+		hand_off(s, FREE_BUDGET, 1);
 }
 
 /* The calling thread's first block, or one with no state (no memory). */
@@ -795,8 +934,10 @@ void rculist_rcu_barrier(void)
 	window_open(&me->owner_seq);
 	pthread_mutex_lock(&registry_lock);
 	for (s = states; s; s = s->next)
-		taken = splice(taken, __atomic_exchange_n(&s->open, STOLEN,
-							  __ATOMIC_SEQ_CST));
+		taken = take_polled(s,
+				    splice(taken,
+					   __atomic_exchange_n(&s->open, STOLEN,
+							       __ATOMIC_SEQ_CST)));
 	taken = splice(taken,
 		       __atomic_exchange_n(&orphans, NULL, __ATOMIC_ACQUIRE));
 	all = states;
@@ -853,6 +994,7 @@ static uint64_t oldest_since(int in_flight)
 {
 	struct state *s;
 	struct slot *sl;
+	struct polled *lp;
 	uint64_t t, best = 0;
 	int st;
 
@@ -866,6 +1008,14 @@ static uint64_t oldest_since(int in_flight)
 			     !__atomic_load_n(&sl->blocks, __ATOMIC_RELAXED)))
 				continue;
 			t = __atomic_load_n(&sl->since, __ATOMIC_RELAXED);
+			if (t && (!best || t < best))
+				best = t;
+		}
+		for (lp = s->local; lp < s->local + LOCAL && !in_flight; lp++) {
+			if (__atomic_load_n(&lp->st, __ATOMIC_ACQUIRE) !=
+			    SLOT_POLLED)
+				continue;
+			t = __atomic_load_n(&lp->since, __ATOMIC_RELAXED);
 			if (t && (!best || t < best))
 				best = t;
 		}
@@ -906,6 +1056,12 @@ void rculist_reclaim_get_stats(struct rculist_reclaim_stats *st)
 unsigned long rculist__reclaim_set_spill(unsigned long blocks)
 {
 	return __atomic_exchange_n(&spill, blocks, __ATOMIC_RELAXED);
+}
+
+unsigned long rculist__reclaim_set_local(unsigned long slots)
+{
+	return __atomic_exchange_n(&local_slots, slots < LOCAL ? slots : LOCAL,
+				   __ATOMIC_RELAXED);
 }
 
 void rculist_reclaim_set_limit(unsigned long blocks)
@@ -951,6 +1107,7 @@ static void reclaim_fork_child(void)
 {
 	struct state *s;
 	struct slot *sl;
+	struct polled *lp;
 
 	for (s = states; s; s = s->next) {
 		if (s != self)
@@ -965,6 +1122,9 @@ static void reclaim_fork_child(void)
 			else if (sl->st == SLOT_QUEUED || sl->st == SLOT_ORPHAN)
 				s->inflight++;
 		}
+		for (lp = s->local; lp < s->local + LOCAL; lp++)
+			if (lp->st != SLOT_POLLED)
+				lp->st = SLOT_FREE;
 	}
 }
 

@@ -493,6 +493,13 @@ void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st,
  * the batch size).  Returns the previous value.
  */
 unsigned long rculist__reclaim_set_spill(unsigned long blocks);
+/*
+ * Internal, for the tests: how many polled slots (16 at most, the
+ * default) a thread's batches of free_rcu blocks may wait in, to be
+ * freed by the thread itself once their grace period ends (0: every
+ * batch goes through call_rcu).  Returns the previous value.
+ */
+unsigned long rculist__reclaim_set_local(unsigned long slots);
 
 RCULIST__END_DECLS
 
