@@ -49,16 +49,17 @@
  * Never blocks: like call_rcu(), rculist_free_rcu() is callable inside
  * read-side critical sections and never waits for a grace period.  A
  * thread has at most LOCAL + SLOTS + 1 batches waiting; while all its
- * slots are busy its open batch grows (it is tried again every RETRY blocks),
- * so what waits is bounded by the rate of frees times the time a grace
- * period and its callback take, as for call_rcu() (make bench-reclaim
- * reports the peak).
+ * slots are busy its open batch grows (it is tried again every RETRY
+ * blocks), so what waits is bounded by the rate of frees times the time
+ * a grace period and its callback take, as for call_rcu() (make
+ * bench-reclaim reports the peak).
  *
- * rculist_rcu_barrier() takes every open batch and polled slot, waits
- * for hand-offs in progress (each is a window: owner_seq odd, or
- * sweeping set), runs the flavour's barrier (every slot queued before is
- * then DONE or freed), frees the DONE slots, and waits for frees in
- * progress.
+ * rculist_rcu_barrier() takes every open batch, waits for hand-offs in
+ * progress (each is a window: owner_seq odd, or sweeping set), then
+ * takes every polled slot (a hand-off in progress may have filled one
+ * with a batch it took before the barrier), runs the flavour's barrier
+ * (every slot queued before is then DONE or freed), frees the DONE
+ * slots, and waits for frees in progress.
  *
  * Locks: registry_lock (the list of states, their owned flags, the
  * barrier's taking of open batches), then a state's sweep_lock (one
@@ -232,6 +233,7 @@ static struct {
 } cold __attribute__((aligned(64)));
 static unsigned long orphan_queued; /* blocks queued with no state */
 static unsigned long throttled;	    /* waits for the limit */
+static unsigned long polled_freed;  /* blocks freed from polled slots */
 static unsigned long gps;	    /* grace periods seen to end */
 /* maybe_trim(): a backlog this large (blocks) is trimmed once drained. */
 #define TRIM_MIN      65536UL
@@ -343,8 +345,11 @@ static unsigned long count_blocks(const struct pending *p, unsigned long *calls)
 	return n;
 }
 
-/* Free the blocks and run the callbacks of @p, its grace period over. */
-static void free_blocks(struct pending *p)
+/*
+ * Free the blocks and run the callbacks of @p, its grace period over:
+ * returns how many.
+ */
+static unsigned long free_blocks(struct pending *p)
 {
 	struct pending *next;
 	unsigned long n = 0;
@@ -362,6 +367,7 @@ static void free_blocks(struct pending *p)
 	}
 	reclaiming--;
 	completed_add(n);
+	return n;
 }
 
 /* Run the callbacks of @p; returns the free_rcu blocks left, *@ran set. */
@@ -459,7 +465,8 @@ static void claim_polled(struct state *s, unsigned long budget)
 		    !rculist__seq_after(done, lp->cookie) ||
 		    !claim(&lp->st, SLOT_POLLED))
 			continue;
-		free_blocks(lp->blocks);
+		__atomic_add_fetch(&polled_freed, free_blocks(lp->blocks),
+				   __ATOMIC_RELAXED);
 		__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
 		budget--;
 	}
@@ -934,10 +941,8 @@ void rculist_rcu_barrier(void)
 	window_open(&me->owner_seq);
 	pthread_mutex_lock(&registry_lock);
 	for (s = states; s; s = s->next)
-		taken = take_polled(s,
-				    splice(taken,
-					   __atomic_exchange_n(&s->open, STOLEN,
-							       __ATOMIC_SEQ_CST)));
+		taken = splice(taken, __atomic_exchange_n(&s->open, STOLEN,
+							  __ATOMIC_SEQ_CST));
 	taken = splice(taken,
 		       __atomic_exchange_n(&orphans, NULL, __ATOMIC_ACQUIRE));
 	all = states;
@@ -949,9 +954,18 @@ void rculist_rcu_barrier(void)
 	window_close(&me->owner_seq);
 	publish(me);
 
-	/* Hand-offs that took a batch before we did have queued it. */
+	/* Hand-offs that took a batch before we did have queued it ... */
 	for (s = all; s; s = s->next)
 		wait_quiet(s);
+	/* ... or put it in a polled slot, where it waits with the others. */
+	window_open(&me->owner_seq);
+	for (taken = NULL, s = all; s; s = s->next)
+		taken = take_polled(s, taken);
+	if (taken) {
+		rculist_synchronize_rcu();
+		free_blocks(taken);
+	}
+	window_close(&me->owner_seq);
 	/* Every slot queued before is now DONE, or freed by its callback. */
 	rculist__flavor_barrier();
 	window_open(&me->owner_seq);
@@ -1078,6 +1092,7 @@ void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_pea
 	st->handed = pending_pub();
 	st->waiting = pending_exact(&done);
 	st->freed = done;
+	st->polled = __atomic_load_n(&polled_freed, __ATOMIC_RELAXED);
 	raise_to(&cold.peak, st->waiting);
 	st->handed_peak = reset_peak ?
 				  __atomic_exchange_n(&cold.peak, st->waiting,

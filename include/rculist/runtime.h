@@ -483,6 +483,7 @@ struct rculist__reclaim_stats {
 	unsigned long waiting;	   /* handed + open batches */
 	unsigned long handed_peak; /* most of handed at once */
 	unsigned long freed;	   /* blocks freed since the start */
+	unsigned long polled;	   /* of freed, by their owner, polled */
 };
 void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st,
 				int reset_peak);
