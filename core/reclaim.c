@@ -125,6 +125,13 @@ static unsigned long spill = SPILL; /* rculist__reclaim_set_spill() */
  */
 #define LOCAL	    32
 #define FREE_BUDGET 2
+/*
+ * Polled slots waiting when the owner asks for their grace period: one
+ * asked for at every hand-off kept the grace-period thread running back
+ * to back (its membarrier() IPIs the updaters' CPUs); an owner that
+ * stops before it asks has its slots swept through call_rcu.
+ */
+#define REQUEST_AT (LOCAL / 4)
 static unsigned long local_slots = LOCAL; /* rculist__reclaim_set_local() */
 
 /* A queued block's rcu_head, reused while the block waits. */
@@ -636,28 +643,36 @@ unlock:
 
 /*
  * The owner: put the open batch, if it holds no callback, in a free
- * polled slot, with a cookie.  Returns non-zero if the batch went (or
- * was empty).
+ * polled slot, with a cookie; the grace period is asked for once
+ * REQUEST_AT slots wait (or all do), so that one serves several batches.
+ * Returns non-zero if the batch went (or was empty).
  */
 static int hand_off_polled(struct state *s)
 {
-	struct polled *lp;
+	struct polled *lp, *use = NULL;
 	struct pending *list;
 	unsigned long n = __atomic_load_n(&local_slots, __ATOMIC_RELAXED);
-	int free_st;
+	unsigned int waiting = 1;
+	int st;
 
 	if (s->calls)
 		return 0;
 	for (lp = s->local; lp < s->local + n && lp < s->local + LOCAL; lp++) {
-		free_st = SLOT_FREE;
-		if (__atomic_load_n(&lp->st, __ATOMIC_RELAXED) == SLOT_FREE &&
-		    __atomic_compare_exchange_n(&lp->st, &free_st, SLOT_FILLING,
-						0, __ATOMIC_ACQUIRE,
+		st = __atomic_load_n(&lp->st, __ATOMIC_RELAXED);
+		waiting += st == SLOT_POLLED;
+		if (st == SLOT_FREE && !use &&
+		    __atomic_compare_exchange_n(&lp->st, &st, SLOT_FILLING, 0,
+						__ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED))
-			break;
+			use = lp;
 	}
-	if (lp >= s->local + n || lp >= s->local + LOCAL)
+	if (!use) {
+		/* Every polled slot waits: their grace period, at once. */
+		if (n)
+			rculist_start_poll_synchronize_rcu();
 		return 0;
+	}
+	lp = use;
 	list = __atomic_exchange_n(&s->open, NULL, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
 	if (!real(list)) {
@@ -667,7 +682,9 @@ static int hand_off_polled(struct state *s)
 	lp->blocks = list;
 	lp->since = now_ns();
 	/* Every block of the batch was queued before the cookie is taken. */
-	lp->cookie = rculist_start_poll_synchronize_rcu().seq;
+	lp->cookie = waiting >= REQUEST_AT ?
+			     rculist_start_poll_synchronize_rcu().seq :
+			     rculist_get_state_synchronize_rcu().seq;
 	__atomic_store_n(&lp->st, SLOT_POLLED, __ATOMIC_SEQ_CST);
 	return 1;
 }
