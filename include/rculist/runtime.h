@@ -512,7 +512,10 @@ RCULIST__END_DECLS
  *
  * free(@ptr) runs once every read-side critical section that began
  * before the call has ended.  The frees are batched: one grace period
- * per batch, not one callback per object.
+ * per batch, not one callback per object.  free() runs in the calling
+ * thread, at one of its later rculist_free_rcu() or rculist_call_rcu()
+ * calls, for most batches (those whose polled grace period ended), or
+ * in liburcu's call_rcu thread, or in rculist_rcu_barrier()'s caller.
  *
  * Context: wherever rculist_call_rcu() may be called (any thread,
  * inside read-side critical sections too); like it, may wait for grace
