@@ -203,6 +203,7 @@ struct state {
 	unsigned long calls;	 /* callbacks in open, as the owner knows */
 	unsigned long queued;	 /* blocks ever queued here (the owner) */
 	unsigned long published; /* of queued, added to pub_pending */
+	unsigned long npolled;	 /* polled slots the owner may find POLLED */
 	/* Written by others. */
 	unsigned long inflight; /* slots on call_rcu, not yet called back */
 	int sweeping;		/* a sweeper between taking and sending */
@@ -499,17 +500,24 @@ static struct pending *splice(struct pending *to, struct pending *list)
  */
 static void claim_polled(struct state *s, unsigned long budget)
 {
-	unsigned long done = rculist__gp_done();
+	unsigned long done, left = 0;
 	struct polled *lp, *got[CHAINS];
 	struct pending *list[CHAINS];
 	int k = 0, i;
 
-	for (lp = s->local; lp < s->local + LOCAL && budget; lp++) {
+	/* Only the owner makes a slot POLLED: none since it last saw none. */
+	if (!s->npolled)
+		return;
+	done = rculist__gp_done();
+	for (lp = s->local; lp < s->local + LOCAL; lp++) {
 		/* The owner wrote the cookie: no other thread writes it. */
-		if (__atomic_load_n(&lp->st, __ATOMIC_RELAXED) != SLOT_POLLED ||
-		    !rculist__seq_after(done, lp->cookie) ||
-		    !claim(&lp->st, SLOT_POLLED))
+		if (__atomic_load_n(&lp->st, __ATOMIC_RELAXED) != SLOT_POLLED)
 			continue;
+		if (!budget || !rculist__seq_after(done, lp->cookie) ||
+		    !claim(&lp->st, SLOT_POLLED)) {
+			left++;
+			continue;
+		}
 		got[k] = lp;
 		list[k++] = lp->blocks;
 		budget--;
@@ -529,6 +537,7 @@ static void claim_polled(struct state *s, unsigned long budget)
 			__atomic_store_n(&got[i]->st, SLOT_FREE,
 					 __ATOMIC_RELEASE);
 	}
+	s->npolled = left;
 }
 
 /*
@@ -738,6 +747,7 @@ static int hand_off_polled(struct state *s)
 			     rculist_start_poll_synchronize_rcu().seq :
 			     rculist_get_state_synchronize_rcu().seq;
 	__atomic_store_n(&lp->st, SLOT_POLLED, __ATOMIC_SEQ_CST);
+	s->npolled++;
 	return 1;
 }
 
@@ -799,7 +809,8 @@ out:
 	rculist__call_rcu_leave();
 	if (sent)
 		rculist__stall_watch_batches(oldest_wait);
-	if (!__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST) && has_polled(s))
+	if (s->npolled && !__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST) &&
+	    has_polled(s))
 		last_done(s, 0, 0);
 	maybe_trim();
 }
