@@ -11,6 +11,16 @@
  * callback serves RCULIST__RECLAIM_BATCH blocks, and no callback has to
  * find a block's offset: the slot records the blocks.
  *
+ * A batch of free_rcu blocks only (no callback among them) goes first to
+ * one of the thread's LOCAL polled slots, with a cookie of
+ * rculist_start_poll_synchronize_rcu(), whose thread (core/poll.c) ends
+ * the grace period tens of microseconds later where call_rcu's worker
+ * takes 10 ms; the owner frees the polled slots whose cookie is satisfied
+ * at its hand-offs, FREE_BUDGET at most each time, in its own thread:
+ * blocks still in its caches, back to its own malloc cache.  With every
+ * polled slot waiting, or callbacks in the batch, the batch goes through
+ * a slot and call_rcu as follows.
+ *
  * A slot's callback, after its grace period, marks it DONE; the owner
  * frees the DONE batches itself at its next hand-off, in the thread that
  * allocated them.  But a batch that grew past SPILL blocks while all the
@@ -23,27 +33,33 @@
  * the state's sweep slot); if the owner has not handed off meanwhile,
  * it is idle (or gone), and the probe's callback sweeps the state: it
  * frees the DONE batches and sends the open batch through the sweep
- * slot, to be freed by the callback.  The owner hands its open batch off when it holds BATCH
+ * slot, to be freed by the callback; it takes the polled slots too,
+ * whatever their cookie (a sweep waits a grace period of its own).  An
+ * owner that leaves a polled slot with nothing in flight sends that probe
+ * itself.  The owner hands its open batch off when it holds BATCH
  * blocks, or at once when nothing of its own is in flight.  Together:
  * no block waits for ever, whether its thread goes on, idles or exits,
  * as long as a state has more slots than threads that claim its DONE
  * slots at once (its owner, the sweeper, each rculist_rcu_barrier()):
  * tests/model/reclaim.pml checks the hand-offs, the probe and sweep, the
  * barrier and fork, and with a single slot finds an idle owner's open
- * batch left behind while a barrier holds the slot.
+ * batch left behind while a barrier holds the slot (it does not model
+ * the polled slots: tests/unit/reclaim_polled.c tests them).
  *
  * Never blocks: like call_rcu(), rculist_free_rcu() is callable inside
  * read-side critical sections and never waits for a grace period.  A
- * thread has at most SLOTS + 1 batches in flight; while all its slots
- * are busy its open batch grows (it is tried again every RETRY blocks),
- * so what waits is bounded by the rate of frees times the time a grace
- * period and its callback take, as for call_rcu() (make bench-reclaim
- * reports the peak).
+ * thread has at most LOCAL + SLOTS + 1 batches waiting; while all its
+ * slots are busy its open batch grows (it is tried again every RETRY
+ * blocks), so what waits is bounded by the rate of frees times the time
+ * a grace period and its callback take, as for call_rcu() (make
+ * bench-reclaim reports the peak).
  *
  * rculist_rcu_barrier() takes every open batch, waits for hand-offs in
- * progress (each is a window: owner_seq odd, or sweeping set), runs the
- * flavour's barrier (every slot queued before is then DONE or freed),
- * frees the DONE slots, and waits for frees in progress.
+ * progress (each is a window: owner_seq odd, or sweeping set), then
+ * takes every polled slot (a hand-off in progress may have filled one
+ * with a batch it took before the barrier), runs the flavour's barrier
+ * (every slot queued before is then DONE or freed), frees the DONE
+ * slots, and waits for frees in progress.
  *
  * Locks: registry_lock (the list of states, their owned flags, the
  * barrier's taking of open batches), then a state's sweep_lock (one
@@ -99,6 +115,25 @@
  */
 #define SPILL (2 * BATCH)
 static unsigned long spill = SPILL; /* rculist__reclaim_set_spill() */
+/*
+ * Polled batches: a thread's batch of free_rcu blocks waits in one of
+ * its LOCAL polled slots with a cookie (rculist_start_poll_synchronize_rcu(),
+ * whose thread runs the grace period within microseconds); the owner
+ * frees the slots whose cookie is satisfied, FREE_BUDGET at most per
+ * hand-off, in its own thread: blocks it freed a few thousand frees ago,
+ * still in its caches, back to its own malloc cache.
+ */
+#define LOCAL	    32
+#define FREE_BUDGET 4
+#define CHAINS	    4 /* polled slots freed at once (free_chains()) */
+/*
+ * Polled slots waiting when the owner asks for their grace period: one
+ * asked for at every hand-off kept the grace-period thread running back
+ * to back (its membarrier() IPIs the updaters' CPUs); an owner that
+ * stops before it asks has its slots swept through call_rcu.
+ */
+#define REQUEST_AT (LOCAL / 4)
+static unsigned long local_slots = LOCAL; /* rculist__reclaim_set_local() */
 
 /* A queued block's rcu_head, reused while the block waits. */
 struct pending {
@@ -137,6 +172,7 @@ enum slot_state {
 	SLOT_ORPHAN,  /* on call_rcu: the callback frees it (sweep slot) */
 	SLOT_DONE,    /* grace period over, blocks to free */
 	SLOT_CLAIMED, /* blocks being freed */
+	SLOT_POLLED,  /* a polled slot: freed once its cookie is satisfied */
 };
 
 struct state;
@@ -151,6 +187,14 @@ struct slot {
 	uint64_t since; /* CLOCK_MONOTONIC ns when queued (stats, stall.c) */
 };
 
+/* A polled batch: FREE, FILLING (its owner), POLLED, CLAIMED. */
+struct polled {
+	struct pending *blocks;
+	unsigned long cookie; /* the owner's: a ticket of core/gp.c */
+	uint64_t since;	      /* CLOCK_MONOTONIC ns when handed off (stats) */
+	int st;		      /* enum slot_state */
+};
+
 struct state {
 	/* The owner's, read by stealers. */
 	struct pending *open;	 /* pushed by CAS, taken by exchange */
@@ -159,6 +203,7 @@ struct state {
 	unsigned long calls;	 /* callbacks in open, as the owner knows */
 	unsigned long queued;	 /* blocks ever queued here (the owner) */
 	unsigned long published; /* of queued, added to pub_pending */
+	unsigned long npolled;	 /* polled slots the owner may find POLLED */
 	/* Written by others. */
 	unsigned long inflight; /* slots on call_rcu, not yet called back */
 	int sweeping;		/* a sweeper between taking and sending */
@@ -166,6 +211,7 @@ struct state {
 	pthread_mutex_t sweep_lock;
 	struct state *next;	     /* registry: never unlinked */
 	struct slot slot[SLOTS + 1]; /* the last one is the sweeper's */
+	struct polled local[LOCAL];
 	/* Aligned: no cache line shared with another owner's state. */
 } __attribute__((aligned(64)));
 
@@ -196,6 +242,7 @@ static struct {
 } cold __attribute__((aligned(64)));
 static unsigned long orphan_queued; /* blocks queued with no state */
 static unsigned long throttled;	    /* waits for the limit */
+static unsigned long polled_freed;  /* blocks freed from polled slots */
 static unsigned long gps;	    /* grace periods seen to end */
 /* maybe_trim(): a backlog this large (blocks) is trimmed once drained. */
 #define TRIM_MIN      65536UL
@@ -307,8 +354,11 @@ static unsigned long count_blocks(const struct pending *p, unsigned long *calls)
 	return n;
 }
 
-/* Free the blocks and run the callbacks of @p, its grace period over. */
-static void free_blocks(struct pending *p)
+/*
+ * Free the blocks and run the callbacks of @p, its grace period over:
+ * returns how many.
+ */
+static unsigned long free_blocks(struct pending *p)
 {
 	struct pending *next;
 	unsigned long n = 0;
@@ -326,6 +376,42 @@ static void free_blocks(struct pending *p)
 	}
 	reclaiming--;
 	completed_add(n);
+	return n;
+}
+
+/*
+ * Free the free_rcu blocks (no callback among them) of @k lists, a block
+ * of each in turn: each block's link is a load that may miss the cache;
+ * prefetched as soon as its address is known, it overlaps with the
+ * frees of the other chains' blocks.  Returns how many.
+ */
+static unsigned long free_chains(struct pending **list, int k)
+{
+	struct pending *p;
+	unsigned long n = 0;
+	int i, live = k;
+
+	if (RCULIST__UNLIKELY(rculist__tsan_present()))
+		for (i = 0; i < k; i++)
+			for (p = list[i]; p; p = next_of(p))
+				rculist__tsan_before_free(p);
+	reclaiming++;
+	while (live) {
+		for (live = 0, i = 0; i < k; i++) {
+			p = list[i];
+			if (!p)
+				continue;
+			list[i] = next_of(p);
+			/* Used after the other chains' frees: by then here. */
+			__builtin_prefetch(list[i]);
+			free((char *)p - p->u.offset);
+			n++;
+			live++;
+		}
+	}
+	reclaiming--;
+	completed_add(n);
+	return n;
 }
 
 /* Run the callbacks of @p; returns the free_rcu blocks left, *@ran set. */
@@ -374,18 +460,21 @@ static void wait_quiet(struct state *s)
 		sched_yield();
 }
 
+/* Move *@st from @from to CLAIMED: non-zero if this caller did. */
+static int claim(int *st, int from)
+{
+	return __atomic_load_n(st, __ATOMIC_RELAXED) == from &&
+	       __atomic_compare_exchange_n(st, &from, SLOT_CLAIMED, 0,
+					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
 /* Free @s's DONE slots; inside a window of the caller's. */
 static void claim_done(struct state *s)
 {
 	struct slot *sl;
-	int done;
 
 	for (sl = s->slot; sl < s->slot + SLOTS; sl++) {
-		done = SLOT_DONE;
-		if (__atomic_load_n(&sl->st, __ATOMIC_RELAXED) != SLOT_DONE ||
-		    !__atomic_compare_exchange_n(&sl->st, &done, SLOT_CLAIMED,
-						 0, __ATOMIC_ACQ_REL,
-						 __ATOMIC_RELAXED))
+		if (!claim(&sl->st, SLOT_DONE))
 			continue;
 		free_blocks(sl->blocks);
 		__atomic_store_n(&sl->st, SLOT_FREE, __ATOMIC_RELEASE);
@@ -403,6 +492,81 @@ static struct pending *splice(struct pending *to, struct pending *list)
 		;
 	set_next(tail, to);
 	return list;
+}
+
+/*
+ * The owner, inside its window: free up to @budget of its polled slots
+ * whose grace period has ended.  Only the owner reads a cookie.
+ */
+static void claim_polled(struct state *s, unsigned long budget)
+{
+	unsigned long done, left = 0;
+	struct polled *lp, *got[CHAINS];
+	struct pending *list[CHAINS];
+	int k = 0, i;
+
+	/* Only the owner makes a slot POLLED: none since it last saw none. */
+	if (!s->npolled)
+		return;
+	done = rculist__gp_done();
+	for (lp = s->local; lp < s->local + LOCAL; lp++) {
+		/* The owner wrote the cookie: no other thread writes it. */
+		if (__atomic_load_n(&lp->st, __ATOMIC_RELAXED) != SLOT_POLLED)
+			continue;
+		if (!budget || !rculist__seq_after(done, lp->cookie) ||
+		    !claim(&lp->st, SLOT_POLLED)) {
+			left++;
+			continue;
+		}
+		got[k] = lp;
+		list[k++] = lp->blocks;
+		budget--;
+		if (k < CHAINS && budget && lp + 1 < s->local + LOCAL)
+			continue;
+		__atomic_add_fetch(&polled_freed, free_chains(list, k),
+				   __ATOMIC_RELAXED);
+		for (i = 0; i < k; i++)
+			__atomic_store_n(&got[i]->st, SLOT_FREE,
+					 __ATOMIC_RELEASE);
+		k = 0;
+	}
+	if (k) {
+		__atomic_add_fetch(&polled_freed, free_chains(list, k),
+				   __ATOMIC_RELAXED);
+		for (i = 0; i < k; i++)
+			__atomic_store_n(&got[i]->st, SLOT_FREE,
+					 __ATOMIC_RELEASE);
+	}
+	s->npolled = left;
+}
+
+/*
+ * A sweeper or a barrier: take every polled slot of @s, its grace period
+ * over or not, and append its blocks to @list (the caller waits for a
+ * grace period before it frees them).
+ */
+static struct pending *take_polled(struct state *s, struct pending *list)
+{
+	struct polled *lp;
+
+	for (lp = s->local; lp < s->local + LOCAL; lp++) {
+		if (!claim(&lp->st, SLOT_POLLED))
+			continue;
+		list = splice(list, lp->blocks);
+		__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
+	}
+	return list;
+}
+
+/* A polled slot holds blocks (sequentially consistent: see hand_off()). */
+static int has_polled(struct state *s)
+{
+	struct polled *lp;
+
+	for (lp = s->local; lp < s->local + LOCAL; lp++)
+		if (__atomic_load_n(&lp->st, __ATOMIC_SEQ_CST) == SLOT_POLLED)
+			return 1;
+	return 0;
 }
 
 static void last_done(struct state *s, int probe, unsigned long seen);
@@ -494,6 +658,7 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 		list = __atomic_exchange_n(&s->open, STOLEN, __ATOMIC_SEQ_CST);
 		if (!real(list))
 			list = NULL;
+		list = take_polled(s, list);
 		if (__atomic_load_n(&orphans, __ATOMIC_RELAXED))
 			list = splice(list,
 				      __atomic_exchange_n(&orphans, NULL,
@@ -510,7 +675,8 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 			send = 1;
 		}
 	} else if (real(__atomic_load_n(&s->open, __ATOMIC_SEQ_CST)) ||
-		   has_done(s) || __atomic_load_n(&orphans, __ATOMIC_RELAXED)) {
+		   has_done(s) || has_polled(s) ||
+		   __atomic_load_n(&orphans, __ATOMIC_RELAXED)) {
 		sl->n = __atomic_load_n(&s->owner_seq, __ATOMIC_SEQ_CST);
 		send = 1;
 	}
@@ -537,11 +703,65 @@ unlock:
 }
 
 /*
- * The owner: free its DONE batches and send the open one through a free
- * slot; with none free, leave it open (it goes with the next hand-off,
- * or the sweep after the last slot in flight completes).
+ * The owner: put the open batch, if it holds no callback, in a free
+ * polled slot, with a cookie; the grace period is asked for once
+ * REQUEST_AT slots wait (or all do), so that one serves several batches.
+ * Returns non-zero if the batch went (or was empty).
  */
-static void hand_off(struct state *s)
+static int hand_off_polled(struct state *s)
+{
+	struct polled *lp, *use = NULL;
+	struct pending *list;
+	unsigned long n = __atomic_load_n(&local_slots, __ATOMIC_RELAXED);
+	unsigned int waiting = 1;
+	int st;
+
+	if (s->calls)
+		return 0;
+	for (lp = s->local; lp < s->local + n && lp < s->local + LOCAL; lp++) {
+		st = __atomic_load_n(&lp->st, __ATOMIC_RELAXED);
+		waiting += st == SLOT_POLLED;
+		if (st == SLOT_FREE && !use &&
+		    __atomic_compare_exchange_n(&lp->st, &st, SLOT_FILLING, 0,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			use = lp;
+	}
+	if (!use) {
+		/* Every polled slot waits: their grace period, at once. */
+		if (n)
+			rculist_start_poll_synchronize_rcu();
+		return 0;
+	}
+	lp = use;
+	list = __atomic_exchange_n(&s->open, NULL, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
+	if (!real(list)) {
+		__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
+		return 1;
+	}
+	lp->blocks = list;
+	lp->since = now_ns();
+	/* Every block of the batch was queued before the cookie is taken. */
+	lp->cookie = waiting >= REQUEST_AT ?
+			     rculist_start_poll_synchronize_rcu().seq :
+			     rculist_get_state_synchronize_rcu().seq;
+	__atomic_store_n(&lp->st, SLOT_POLLED, __ATOMIC_SEQ_CST);
+	s->npolled++;
+	return 1;
+}
+
+/*
+ * The owner: free its DONE batches and up to @budget polled ones whose
+ * grace period has ended; then, if @local, put the open batch in a
+ * polled slot, or else send it through a free slot; with none free,
+ * leave it open (it goes with the next hand-off, or the sweep after the
+ * last slot in flight completes).  Polled slots left with nothing in
+ * flight get a probe: the store of POLLED, then the load of inflight; a
+ * callback that leaves nothing in flight decrements, then looks for
+ * polled slots (last_done()); one of the two sees the other.
+ */
+static void hand_off(struct state *s, unsigned long budget, int local)
 {
 	struct slot *sl, *use = NULL;
 	struct pending *list;
@@ -552,6 +772,9 @@ static void hand_off(struct state *s)
 	rculist__call_rcu_enter();
 	window_open(&s->owner_seq);
 	claim_done(s);
+	claim_polled(s, budget);
+	if (local && hand_off_polled(s))
+		goto out;
 	for (sl = s->slot; sl < s->slot + SLOTS && !use; sl++) {
 		free_st = SLOT_FREE;
 		if (__atomic_load_n(&sl->st, __ATOMIC_RELAXED) == SLOT_FREE &&
@@ -586,6 +809,9 @@ out:
 	rculist__call_rcu_leave();
 	if (sent)
 		rculist__stall_watch_batches(oldest_wait);
+	if (s->npolled && !__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST) &&
+	    has_polled(s))
+		last_done(s, 0, 0);
 	maybe_trim();
 }
 
@@ -596,7 +822,7 @@ static void thread_exit(void *arg)
 
 	/* Until its open batch is sent, or will be by a sweep. */
 	for (;;) {
-		hand_off(s);
+		hand_off(s, ~0UL, 0);
 		if (!real(__atomic_load_n(&s->open, __ATOMIC_SEQ_CST)) ||
 		    __atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST))
 			break;
@@ -697,12 +923,12 @@ static void throttle(struct state *s)
 		return;
 	__atomic_add_fetch(&throttled, 1, __ATOMIC_RELAXED);
 	for (;;) {
-		hand_off(s); /* frees our DONE batches, sends the open one */
+		hand_off(s, ~0UL, 1); /* frees what it can, sends the open batch */
 		if (pending_pub() < lim)
 			break;
 		before = __atomic_load_n(&hot.completed, __ATOMIC_RELAXED);
 		rculist_synchronize_rcu();
-		hand_off(s);
+		hand_off(s, ~0UL, 1);
 		if (pending_pub() < lim)
 			break;
 		/* Callbacks run in call_rcu's thread: give it time. */
@@ -725,7 +951,7 @@ static __attribute__((noinline)) void after_push(struct state *s, unsigned long 
 	}
 	if ((n >= BATCH && !(n % RETRY)) ||
 	    !__atomic_load_n(&s->inflight, __ATOMIC_SEQ_CST))
-		hand_off(s);
+		hand_off(s, FREE_BUDGET, 1);
 }
 
 /* The calling thread's first block, or one with no state (no memory). */
@@ -808,9 +1034,18 @@ void rculist_rcu_barrier(void)
 	window_close(&me->owner_seq);
 	publish(me);
 
-	/* Hand-offs that took a batch before we did have queued it. */
+	/* Hand-offs that took a batch before we did have queued it ... */
 	for (s = all; s; s = s->next)
 		wait_quiet(s);
+	/* ... or put it in a polled slot, where it waits with the others. */
+	window_open(&me->owner_seq);
+	for (taken = NULL, s = all; s; s = s->next)
+		taken = take_polled(s, taken);
+	if (taken) {
+		rculist_synchronize_rcu();
+		free_blocks(taken);
+	}
+	window_close(&me->owner_seq);
 	/* Every slot queued before is now DONE, or freed by its callback. */
 	rculist__flavor_barrier();
 	window_open(&me->owner_seq);
@@ -853,6 +1088,7 @@ static uint64_t oldest_since(int in_flight)
 {
 	struct state *s;
 	struct slot *sl;
+	struct polled *lp;
 	uint64_t t, best = 0;
 	int st;
 
@@ -866,6 +1102,14 @@ static uint64_t oldest_since(int in_flight)
 			     !__atomic_load_n(&sl->blocks, __ATOMIC_RELAXED)))
 				continue;
 			t = __atomic_load_n(&sl->since, __ATOMIC_RELAXED);
+			if (t && (!best || t < best))
+				best = t;
+		}
+		for (lp = s->local; lp < s->local + LOCAL && !in_flight; lp++) {
+			if (__atomic_load_n(&lp->st, __ATOMIC_ACQUIRE) !=
+			    SLOT_POLLED)
+				continue;
+			t = __atomic_load_n(&lp->since, __ATOMIC_RELAXED);
 			if (t && (!best || t < best))
 				best = t;
 		}
@@ -908,6 +1152,12 @@ unsigned long rculist__reclaim_set_spill(unsigned long blocks)
 	return __atomic_exchange_n(&spill, blocks, __ATOMIC_RELAXED);
 }
 
+unsigned long rculist__reclaim_set_local(unsigned long slots)
+{
+	return __atomic_exchange_n(&local_slots, slots < LOCAL ? slots : LOCAL,
+				   __ATOMIC_RELAXED);
+}
+
 void rculist_reclaim_set_limit(unsigned long blocks)
 {
 	__atomic_store_n(&cold.limit, blocks, __ATOMIC_RELAXED);
@@ -922,6 +1172,7 @@ void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st, int reset_pea
 	st->handed = pending_pub();
 	st->waiting = pending_exact(&done);
 	st->freed = done;
+	st->polled = __atomic_load_n(&polled_freed, __ATOMIC_RELAXED);
 	raise_to(&cold.peak, st->waiting);
 	st->handed_peak = reset_peak ?
 				  __atomic_exchange_n(&cold.peak, st->waiting,
@@ -951,6 +1202,7 @@ static void reclaim_fork_child(void)
 {
 	struct state *s;
 	struct slot *sl;
+	struct polled *lp;
 
 	for (s = states; s; s = s->next) {
 		if (s != self)
@@ -965,6 +1217,9 @@ static void reclaim_fork_child(void)
 			else if (sl->st == SLOT_QUEUED || sl->st == SLOT_ORPHAN)
 				s->inflight++;
 		}
+		for (lp = s->local; lp < s->local + LOCAL; lp++)
+			if (lp->st != SLOT_POLLED)
+				lp->st = SLOT_FREE;
 	}
 }
 

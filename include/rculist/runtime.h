@@ -483,6 +483,7 @@ struct rculist__reclaim_stats {
 	unsigned long waiting;	   /* handed + open batches */
 	unsigned long handed_peak; /* most of handed at once */
 	unsigned long freed;	   /* blocks freed since the start */
+	unsigned long polled;	   /* of freed, by their owner, polled */
 };
 void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st,
 				int reset_peak);
@@ -493,6 +494,13 @@ void rculist__reclaim_get_stats(struct rculist__reclaim_stats *st,
  * the batch size).  Returns the previous value.
  */
 unsigned long rculist__reclaim_set_spill(unsigned long blocks);
+/*
+ * Internal, for the tests: how many polled slots (16 at most, the
+ * default) a thread's batches of free_rcu blocks may wait in, to be
+ * freed by the thread itself once their grace period ends (0: every
+ * batch goes through call_rcu).  Returns the previous value.
+ */
+unsigned long rculist__reclaim_set_local(unsigned long slots);
 
 RCULIST__END_DECLS
 
@@ -504,7 +512,10 @@ RCULIST__END_DECLS
  *
  * free(@ptr) runs once every read-side critical section that began
  * before the call has ended.  The frees are batched: one grace period
- * per batch, not one callback per object.
+ * per batch, not one callback per object.  free() runs in the calling
+ * thread, at one of its later rculist_free_rcu() or rculist_call_rcu()
+ * calls, for most batches (those whose polled grace period ended), or
+ * in liburcu's call_rcu thread, or in rculist_rcu_barrier()'s caller.
  *
  * Context: wherever rculist_call_rcu() may be called (any thread,
  * inside read-side critical sections too); like it, may wait for grace

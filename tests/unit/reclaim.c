@@ -816,13 +816,14 @@ Test(reclaim, idle_threads_open_batch_freed_without_a_barrier)
  * rculist_rcu_barrier() against a thread that frees flat out (a hand-off
  * every batch, each freeing the thread's DONE slots, racing the
  * barrier's own claims; every other barrier with spilled batches, freed
- * by their callbacks, see rculist__reclaim_set_spill()): every block it had queued when the barrier
- * was called is freed when it returns.  (Two such threads on 2 CPUs
- * made each barrier take 200 ms and caught the planted early return
- * less often than one.)  Each thread counts its calls
- * that returned; the library counts the blocks freed
- * (rculist__reclaim_get_stats(), after each batch's frees), and only
- * these threads queue meanwhile.
+ * by their callbacks, see rculist__reclaim_set_spill(); every other pair
+ * of barriers with no polled slot, rculist__reclaim_set_local()): every
+ * block it had queued when the barrier was called is freed when it
+ * returns.  (Two such threads on 2 CPUs made each barrier take 200 ms
+ * and caught the planted early return less often than one.)  Each
+ * thread counts its calls that returned; the library counts the blocks
+ * freed (rculist__reclaim_get_stats(), after each batch's frees), and
+ * only these threads queue meanwhile.
  */
 #define FLAT_BARRIERS 300
 #define FLAT_SECONDS  8 /* fewer barriers if they take longer */
@@ -857,6 +858,7 @@ Test(reclaim, rcu_barrier_frees_every_block_queued_before_it, .timeout = 60)
 	struct timespec t0, t1;
 	int i, t, early = 0;
 	unsigned long spill = rculist__reclaim_set_spill(0);
+	unsigned long local = rculist__reclaim_set_local(0);
 
 	base = reclaim_stats().freed;
 	for (t = 0; t < FLAT_THREADS; t++)
@@ -874,6 +876,12 @@ Test(reclaim, rcu_barrier_frees_every_block_queued_before_it, .timeout = 60)
 		 * claims (spilled, the callbacks free most of them).
 		 */
 		rculist__reclaim_set_spill(i % 2 ? spill : 0);
+		/*
+		 * Every other pair with no polled slot: every batch goes
+		 * through call_rcu and its DONE slots; with them, the
+		 * barrier races the thread's filling of polled slots.
+		 */
+		rculist__reclaim_set_local(i % 4 < 2 ? 0 : local);
 		queued = 0;
 		for (t = 0; t < FLAT_THREADS; t++)
 			queued += __atomic_load_n(&flat.returned[t],
@@ -891,6 +899,7 @@ Test(reclaim, rcu_barrier_frees_every_block_queued_before_it, .timeout = 60)
 	for (t = 0; t < FLAT_THREADS; t++)
 		cr_assert_eq(pthread_join(tid[t], NULL), 0);
 	rculist__reclaim_set_spill(spill);
+	rculist__reclaim_set_local(local);
 	cr_log_info("%d barriers", i);
 	cr_assert_eq(early, 0,
 		     "%d of %d barriers returned before a block queued before "

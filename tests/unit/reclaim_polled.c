@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/unit/reclaim_polled.c - rculist_free_rcu()'s polled slots
+ * (core/reclaim.c): a thread's batches of free_rcu blocks wait there with
+ * a cookie, and the thread frees them itself once the grace period has
+ * ended; an idle or exited thread's polled slots are swept through
+ * call_rcu.
+ *
+ * The concurrent test: one updater (the test's thread) replaces random
+ * elements of a list flat out and retires the old ones with
+ * rculist_free_rcu() only (a batch with a callback in it does not go to
+ * a polled slot), so that its batches go through the polled slots; two
+ * reader threads walk the list and check every element they reach.  A
+ * freed element is poisoned by glibc's free(), which writes its own links
+ * over the first two words (the magic and the key): a reader that reads
+ * an element freed too early sees the magic gone; one whose element was
+ * freed and reused by malloc() sees the key or the payload change between
+ * its two reads of the element, across a sched_yield().
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+TestSuite(reclaim_polled, .timeout = 60);
+
+#define PL_LEN	    16
+#define PL_READERS  2
+#define PL_LIVE	    0x9011ed9011edUL
+#define PL_BOUND_MS 10000
+/* Blocks the updater must have freed from polled slots: 64 batches. */
+#define PL_POLLED_MIN (64 * 256UL)
+
+/* 64 bytes: glibc's tcache and fastbins, where free() writes words 0-1. */
+struct pl_elem {
+	unsigned long magic; /* PL_LIVE while linked or held */
+	long key;
+	struct cds_list_head link;
+	struct rcu_head rcu;
+	unsigned char payload[16]; /* (unsigned char)key */
+};
+
+static CDS_LIST_HEAD(pl_list);
+
+static struct {
+	int stop;
+	unsigned long walks[PL_READERS];
+	unsigned long bad[PL_READERS];
+	char why[PL_READERS][160];
+} pl;
+
+static struct pl_elem *pl_new(long key)
+{
+	struct pl_elem *e = malloc(sizeof(*e));
+
+	cr_assert_not_null(e);
+	e->magic = PL_LIVE;
+	e->key = key;
+	memset(e->payload, (unsigned char)key, sizeof(e->payload));
+	return e;
+}
+
+/* What is wrong with @e, read inside a section: NULL if nothing. */
+static const char *pl_wrong(const struct pl_elem *e, long key)
+{
+	size_t i;
+
+	if (__atomic_load_n(&e->magic, __ATOMIC_RELAXED) != PL_LIVE)
+		return "magic gone: the element was freed under the reader";
+	if (__atomic_load_n(&e->key, __ATOMIC_RELAXED) != key)
+		return "key changed: the element was freed and reused";
+	for (i = 0; i < sizeof(e->payload); i++)
+		if (__atomic_load_n(&e->payload[i], __ATOMIC_RELAXED) !=
+		    (unsigned char)key)
+			return "payload changed: freed and reused";
+	return NULL;
+}
+
+static void *pl_reader(void *arg)
+{
+	long id = (long)arg, key;
+	struct pl_elem *e;
+	const char *why;
+	unsigned long n = 0;
+
+	rculist_register_thread();
+	while (!__atomic_load_n(&pl.stop, __ATOMIC_ACQUIRE)) {
+		rculist_read_lock();
+		cds_list_for_each_entry_rcu(e, &pl_list, link) {
+			key = __atomic_load_n(&e->key, __ATOMIC_RELAXED);
+			why = pl_wrong(e, key);
+			/* One element a walk held across a yield. */
+			if (!why && (long)(n % PL_LEN) == key % PL_LEN) {
+				sched_yield();
+				why = pl_wrong(e, key);
+			}
+			if (why && !pl.bad[id]++)
+				snprintf(pl.why[id], sizeof(pl.why[id]),
+					 "walk %lu, key %ld: %s", n, key, why);
+		}
+		rculist_read_unlock();
+		rculist_quiescent_state();
+		__atomic_store_n(&pl.walks[id], ++n, __ATOMIC_RELEASE);
+	}
+	rculist_unregister_thread();
+	return NULL;
+}
+
+static unsigned long pl_walks(void)
+{
+	unsigned long n = 0;
+	int i;
+
+	for (i = 0; i < PL_READERS; i++)
+		n += __atomic_load_n(&pl.walks[i], __ATOMIC_ACQUIRE);
+	return n;
+}
+
+static double pl_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static struct rculist__reclaim_stats pl_stats(void)
+{
+	struct rculist__reclaim_stats st;
+
+	rculist__reclaim_get_stats(&st, 0);
+	return st;
+}
+
+/* The list whole, both ways: PL_LEN live elements, keys unique. */
+static void pl_check_shape(void)
+{
+	struct cds_list_head *p;
+	struct pl_elem *e;
+	long seen[PL_LEN];
+	int n = 0, back = 0, i;
+
+	for (p = pl_list.next; p != &pl_list; p = p->next) {
+		cr_assert_lt(n, PL_LEN, "more than %d elements forwards", PL_LEN);
+		cr_assert_eq(p->next->prev, p, "element %d: next->prev", n);
+		e = cds_list_entry(p, struct pl_elem, link);
+		cr_assert_null(pl_wrong(e, e->key), "element %d", n);
+		for (i = 0; i < n; i++)
+			cr_assert_neq(seen[i], e->key, "key %ld twice", e->key);
+		seen[n++] = e->key;
+	}
+	for (p = pl_list.prev; p != &pl_list; p = p->prev) {
+		cr_assert_lt(back, PL_LEN, "more than %d elements backwards",
+			     PL_LEN);
+		cr_assert_eq(cds_list_entry(p, struct pl_elem, link)->key,
+			     seen[PL_LEN - 1 - back], "backwards %d", back);
+		back++;
+	}
+	cr_assert_eq(n, PL_LEN);
+	cr_assert_eq(back, PL_LEN);
+}
+
+/*
+ * before: [h] -> e0 .. e15, readers walking
+ * after:  [h] -> 16 elements, every replaced one freed by free_rcu, the
+ *         readers never having seen one freed; most of the frees made by
+ *         the updater itself from its polled slots.
+ */
+Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
+{
+	struct rculist__reclaim_stats before = pl_stats(), after;
+	double secs = test_env_number("RCULIST_TEST_CONC_SECS", 0.2, 0.05, 3600);
+	struct pl_elem *elems[PL_LEN], *old, *e;
+	pthread_t tid[PL_READERS];
+	unsigned long replaced = 0, w0, seed = 1, polled = 0;
+	double t0, progress, now;
+	long key = PL_LEN, i;
+
+	for (i = 0; i < PL_LEN; i++) {
+		elems[i] = pl_new(i);
+		cds_list_add_tail_rcu(&elems[i]->link, &pl_list);
+	}
+	for (i = 0; i < PL_READERS; i++)
+		cr_assert_eq(pthread_create(&tid[i], NULL, pl_reader, (void *)i),
+			     0);
+	/*
+	 * At least half a second, and until PL_POLLED_MIN blocks were freed
+	 * from polled slots (on a loaded machine the grace-period thread
+	 * may wait long for a CPU): the path under test was taken.
+	 */
+	if (secs < 0.5)
+		secs = 0.5;
+	t0 = progress = now = pl_now();
+	w0 = pl_walks();
+	while (now - t0 < secs || polled < PL_POLLED_MIN) {
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		i = (long)((seed >> 33) % PL_LEN);
+		old = elems[i];
+		e = pl_new(key++);
+		cds_list_replace_rcu(&old->link, &e->link);
+		elems[i] = e;
+		rculist_free_rcu(old, rcu);
+		if (++replaced % 256)
+			continue;
+		now = pl_now();
+		polled = pl_stats().polled - before.polled;
+		if (pl_walks() != w0) {
+			w0 = pl_walks();
+			progress = now;
+		}
+		cr_assert_lt(now - progress, PL_BOUND_MS / 1000.0,
+			     "no progress: the readers made no walk in %d ms",
+			     PL_BOUND_MS);
+		cr_assert_lt(now - t0, secs + PL_BOUND_MS / 1000.0,
+			     "no progress: %lu blocks freed from polled slots "
+			     "in %g s, %lu wanted",
+			     polled, secs + PL_BOUND_MS / 1000.0, PL_POLLED_MIN);
+	}
+	__atomic_store_n(&pl.stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < PL_READERS; i++)
+		cr_assert_eq(pthread_join(tid[i], NULL), 0);
+	after = pl_stats();
+	cr_log_info("%lu replaced, %lu walks, %lu freed from polled slots",
+		    replaced, pl_walks(), after.polled - before.polled);
+	for (i = 0; i < PL_READERS; i++) {
+		cr_assert_gt(pl.walks[i], 0, "reader %ld never walked", i);
+		cr_assert_eq(pl.bad[i], 0, "reader %ld: %lu bad reads, first: %s",
+			     i, pl.bad[i], pl.why[i]);
+	}
+	pl_check_shape();
+	rculist_rcu_barrier();
+	after = pl_stats();
+	cr_assert_eq(after.waiting, 0, "%lu blocks wait after the barrier",
+		     after.waiting);
+	for (i = 0; i < PL_LEN; i++)
+		free(elems[i]);
+}
+
+/*
+ * A thread fills polled slots, then idles (or exits): no barrier is
+ * called, yet every block is freed within a bound (the probe it sent
+ * itself, then the sweep of its polled slots through call_rcu).  One
+ * block (its polled slot the only thing the thread has waiting: only
+ * the thread's own probe finds it), and several batches.
+ */
+static const long idle_blocks[] = { 1, 1000 };
+
+static struct {
+	int leave;
+	long blocks;
+} idle;
+
+static void *pl_idle_thread(void *arg)
+{
+	long exit_at_once = (long)arg, i;
+	struct pl_elem *e;
+
+	for (i = 0; i < idle.blocks; i++) {
+		e = pl_new(i);
+		rculist_free_rcu(e, rcu);
+	}
+	while (!exit_at_once && !__atomic_load_n(&idle.leave, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	return NULL;
+}
+
+static int pl_wait_freed(unsigned long want)
+{
+	double t0 = pl_now();
+
+	while (pl_now() - t0 < PL_BOUND_MS / 1000.0) {
+		if (pl_stats().freed >= want)
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* One thread frees @blocks, then idles or exits: all freed in time. */
+static void pl_idle_round(long blocks, long exiting)
+{
+	unsigned long base = pl_stats().freed;
+	pthread_t tid;
+
+	idle.blocks = blocks;
+	idle.leave = 0;
+	cr_assert_eq(pthread_create(&tid, NULL, pl_idle_thread, (void *)exiting),
+		     0);
+	if (exiting)
+		cr_assert_eq(pthread_join(tid, NULL), 0);
+	cr_assert(pl_wait_freed(base + (unsigned long)blocks),
+		  "no progress: %lu of %ld blocks of an %s thread freed after "
+		  "%d ms, no barrier called",
+		  pl_stats().freed - base, blocks, exiting ? "exited" : "idle",
+		  PL_BOUND_MS);
+	if (!exiting) {
+		__atomic_store_n(&idle.leave, 1, __ATOMIC_RELEASE);
+		cr_assert_eq(pthread_join(tid, NULL), 0);
+	}
+}
+
+Test(reclaim_polled, idle_or_exited_threads_polled_slots_freed_without_a_barrier)
+{
+	size_t b;
+
+	/* Settle what other starts left: nothing of ours waits now. */
+	rculist_rcu_barrier();
+	for (b = 0; b < sizeof(idle_blocks) / sizeof(idle_blocks[0]); b++) {
+		pl_idle_round(idle_blocks[b], 0);
+		pl_idle_round(idle_blocks[b], 1);
+	}
+}
