@@ -64,6 +64,7 @@ struct bench_side {
 	void (*thread_fini)(void);
 	void (*quiescent)(void);
 	bench_lookup_fn list_lookup;
+	bench_lookup_fn list_lookup_qs; /* a quiescent state after each */
 	bench_lookup_fn hash_lookup;
 	/* hash_lookup with a quiescent state after every lookup */
 	bench_lookup_fn hash_lookup_qs;

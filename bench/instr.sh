@@ -10,7 +10,8 @@
 # we divide each dump's total by ops.  Read-side ratio, per workload:
 #   (side - plain) / (urcu - plain)   overhead over an unsynchronised walk
 # ("-" where liburcu's adds nothing: qsbr's empty lock and unlock; its
-# instructions are then the comparison).  Workload hash+qs is hash with a
+# instructions are then the comparison).  Workloads list8+qs and hash+qs are
+# list8 and hash with a
 # quiescent state after every lookup (a qsbr server announcing one per
 # request; rculist_quiescent_state() is a patched no-op under the other
 # flavours, liburcu's side calls nothing there).  Counted on binaries
@@ -49,13 +50,13 @@ done | sort >"$dir/instructions.csv"
 awk -F, '
 { v[$1 "," $2 "," $3 "," $4] = $5; ops[$1 "," $2 "," $3 "," $4] = $6; if (!($1 in seen)) { seen[$1] = 1; labels[++nl] = $1 } }
 END {
-	split("list8 list1024 hash hash+qs", wl, " ")
+	split("list8 list8+qs list1024 hash hash+qs", wl, " ")
 	split("plain rculist rculist-lto rculist-inline urcu urcu-lib rwlock mutex", sd, " ")
 	print "\nInstructions per lookup (callgrind), overhead over plain, and that overhead / urcu inline overhead"
 	printf "%-12s %-9s", "link", "workload"
 	for (s = 1; s <= 8; s++) printf " %15s", sd[s]
 	printf "\n"
-	for (l = 1; l <= nl; l++) for (w = 1; w <= 4; w++) {
+	for (l = 1; l <= nl; l++) for (w = 1; w <= 5; w++) {
 		lb = labels[l]; p = v[lb ",read," wl[w] ",plain"]; u = v[lb ",read," wl[w] ",urcu"]
 		printf "%-12s %-9s", lb, wl[w]
 		for (s = 1; s <= 8; s++) {

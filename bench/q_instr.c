@@ -57,15 +57,20 @@ static void section_instr(void)
 			sink += fn(&d, n, &x);
 			instr_dump("read", workloads[wl[w]].name,
 				   read_sides[i]->name, n);
-			if (!d.buckets)
+			/* A quiescent state after every lookup: list8, hash. */
+			if (d.buckets)
+				fn = read_sides[i]->hash_lookup_qs;
+			else if (d.nkeys == 8)
+				fn = read_sides[i]->list_lookup_qs;
+			else
 				continue;
-			fn = read_sides[i]->hash_lookup_qs;
 			x = seed;
 			sink += fn(&d, 16, &x);
 			x = seed;
 			CALLGRIND_ZERO_STATS;
 			sink += fn(&d, n, &x);
-			instr_dump("read", "hash+qs", read_sides[i]->name, n);
+			instr_dump("read", d.buckets ? "hash+qs" : "list8+qs",
+				   read_sides[i]->name, n);
 		}
 		data_fini(&d);
 	}

@@ -29,24 +29,23 @@
  */
 #define BENCH_QS_EVERY 1024UL
 
-/* The next pass: up to BENCH_QS_EVERY of the @n lookups left. */
-static inline unsigned long bench_pass(unsigned long *n)
-{
-	unsigned long pass = *n < BENCH_QS_EVERY ? *n : BENCH_QS_EVERY;
-
-	*n -= pass;
-	return pass;
-}
-
-static unsigned long side_list_lookup(struct bench_data *d, unsigned long n,
-				      uint64_t *rng)
+/*
+ * List lookups, a quiescent state after each pass of up to @every
+ * lookups (always inlined: a constant @every per caller).
+ */
+static inline __attribute__((always_inline)) unsigned long
+side_list_lookups(struct bench_data *d, unsigned long n, uint64_t *rng,
+		  unsigned long every)
 {
 	struct cds_list_head *head = d->head;
 	unsigned long nkeys = d->nkeys, sum = 0;
 	uint64_t x = *rng;
 
 	while (n) {
-		for (unsigned long i = bench_pass(&n); i; i--) {
+		unsigned long pass = n < every ? n : every;
+
+		n -= pass;
+		for (unsigned long i = pass; i; i--) {
 			unsigned long key = bench_key(&x, nkeys);
 			struct elem *e;
 
@@ -63,6 +62,22 @@ static unsigned long side_list_lookup(struct bench_data *d, unsigned long n,
 	}
 	*rng = x;
 	return sum;
+}
+
+static unsigned long side_list_lookup(struct bench_data *d, unsigned long n,
+				      uint64_t *rng)
+{
+	return side_list_lookups(d, n, rng, BENCH_QS_EVERY);
+}
+
+/*
+ * A quiescent state after every lookup in a list (make
+ * bench-instructions' row list8+qs): a qsbr server's request loop.
+ */
+static unsigned long side_list_lookup_qs(struct bench_data *d, unsigned long n,
+					 uint64_t *rng)
+{
+	return side_list_lookups(d, n, rng, 1);
 }
 
 /*
@@ -195,6 +210,7 @@ const struct bench_side SIDE_SYM = {
 	.thread_fini = SIDE_FINI,
 	.quiescent = SIDE_QS_FN,
 	.list_lookup = side_list_lookup,
+	.list_lookup_qs = side_list_lookup_qs,
 	.hash_lookup = side_hash_lookup,
 	.hash_lookup_qs = side_hash_lookup_qs,
 	.sections = side_sections,
