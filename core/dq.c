@@ -30,12 +30,14 @@
  * quarter of the ring was enqueued since the last enqueue that asked;
  * a reclaim that finds nothing ready asks for the oldest cell's.  One
  * asked for at every enqueue kept the grace-period thread running back
- * to back, parking and woken by a futex at each (a hundred thousand
- * context switches a second), its membarrier() (memb) interrupting the
- * enqueuer's CPU: the queue ran at a third to a half of
- * rculist_free_rcu()'s speed.  Each pointer's grace period is still
- * asked for by the queue's own calls: a quarter of the ring later, or
- * at the first reclaim (the full enqueue's included) that frees nothing.
+ * to back, a grace period for every few hundred enqueues, each costing
+ * the enqueuer's CPU wake-ups (and, under memb with readers, a
+ * membarrier() interrupt): in make bench's reclaim table the queue ran
+ * at about half of rculist_free_rcu()'s speed with one updater, at
+ * 0.8-1.1x asking lazily (same bench binary, loaded 2-vCPU machine).
+ * Each pointer's grace period is still asked for by the queue's own
+ * calls: a quarter of the ring later, or at the first reclaim (the full
+ * enqueue's included) that frees nothing.
  */
 #include <errno.h>
 #include <limits.h>
