@@ -232,6 +232,12 @@ RCULIST__HIDDEN void rculist__call_rcu_gated(struct rcu_head *head,
 RCULIST__HIDDEN unsigned long rculist__gp_begin(void);
 RCULIST__HIDDEN void rculist__gp_end(unsigned long gp_ticket);
 RCULIST__HIDDEN unsigned long rculist__gp_done(void);
+/*
+ * core/poll.c: start the grace period that satisfies the cookie @seq
+ * (taken with rculist_get_state_synchronize_rcu()) if nobody asked for
+ * it yet: rculist_start_poll_synchronize_rcu() for a cookie taken before.
+ */
+RCULIST__HIDDEN void rculist__poll_request(unsigned long seq);
 /* Grace periods rculist_synchronize_rcu() waited for. */
 RCULIST__HIDDEN unsigned long rculist__gp_count(void);
 /* Where the sequences start: 100 short of wrapping. */

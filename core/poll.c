@@ -173,14 +173,19 @@ static void poll_callback(struct rcu_head *head)
 		poll_queue();
 }
 
+void rculist__poll_request(unsigned long seq)
+{
+	/* Whoever raised wanted to where it is has woken the thread (or, while
+	 * it starts, left that to its creator: gp_start()). */
+	if (rculist__seq_raise(&wanted, seq + 1))
+		gp_wake();
+}
+
 struct rculist_gp_cookie rculist_start_poll_synchronize_rcu(void)
 {
 	struct rculist_gp_cookie c = rculist_get_state_synchronize_rcu();
 
-	/* Whoever raised wanted to where it is has woken the thread (or, while
-	 * it starts, left that to its creator: gp_start()). */
-	if (rculist__seq_raise(&wanted, c.seq + 1))
-		gp_wake();
+	rculist__poll_request(c.seq);
 	return c;
 }
 

@@ -60,6 +60,13 @@ static pthread_cond_t wake; /* CLOCK_MONOTONIC, set up once */
 static CDS_LIST_HEAD(readers);
 static struct rculist__stall_wait *waits;
 static int watchdog_running;
+/*
+ * When the watchdog wakes next by itself (lock held to read or write):
+ * never while it waits for a first wait or batch, else sleep_until.  A
+ * new wait due after that needs no signal: the watchdog sees it then.
+ */
+static int sleep_forever = 1;
+static struct timespec sleep_until;
 /* Batches are watched (set once, at the first batch; lock for writes). */
 static int batches_watched;
 static struct rculist__stall_wait batch_wait; /* the oldest batch's */
@@ -256,6 +263,7 @@ static void *watchdog(void *arg)
 		struct rculist__stall_wait *w;
 		struct timespec now, next, d;
 
+		sleep_forever = 1;
 		while (!waits && !batches_watched)
 			pthread_cond_wait(&wake, &lock);
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -270,6 +278,8 @@ static void *watchdog(void *arg)
 			if (before(&d, &next))
 				next = d;
 		}
+		sleep_forever = 0;
+		sleep_until = next;
 		pthread_cond_timedwait(&wake, &lock, &next);
 	}
 	return NULL;
@@ -298,8 +308,17 @@ int rculist__stall_begin(struct rculist__stall_wait *w)
 	}
 	w->next = waits;
 	waits = w;
-	if (!w->next)
-		pthread_cond_signal(&wake);
+	/*
+	 * Wake the watchdog only if it would sleep past @w's first report:
+	 * once in a while, not at every grace period (they may come by the
+	 * hundred thousand a second).  An older wait is due before @w.
+	 */
+	if (!w->next) {
+		struct timespec d = due(w);
+
+		if (sleep_forever || before(&d, &sleep_until))
+			pthread_cond_signal(&wake);
+	}
 	pthread_mutex_unlock(&lock);
 	return 1;
 }
@@ -382,6 +401,7 @@ static void stall_after_fork_child(void)
 {
 	waits = NULL;
 	watchdog_running = 0;
+	sleep_forever = 1;
 	batches_watched = 0;
 	batch_wait.reports = 0;
 	if (timeout_ms)

@@ -3,8 +3,8 @@
  * rculist/dq.h - the defer queue: reclaim in the caller's own loop.
  *
  * An updater that unlinks an element enqueues it instead of freeing it;
- * the element's polled grace period (rculist_start_poll_synchronize_rcu())
- * is started by the enqueue, and the program frees what has become
+ * the queue starts the element's polled grace period itself (one for
+ * many elements), and the program frees what has become
  * ready, in its own thread, by calling rculist_dq_reclaim() when it
  * likes (between requests of an event loop, say).  No callback runs in
  * another thread (rculist's grace-period thread only ends grace
@@ -43,6 +43,15 @@ struct rculist_dq;
  *	period has elapsed
  * @arg: passed to @free_fn
  *
+ * Choosing @capacity: the pointers enqueued while one grace period runs
+ * must fit, with room to spare, or enqueues meet -ENOSPC while nothing
+ * is wrong: at least the enqueue rate times the longest grace period to
+ * ride out (a loaded machine: milliseconds), and four times the pointers
+ * enqueued between two rculist_dq_reclaim() calls (grace periods are
+ * asked for every quarter of the capacity).  Say 10 million enqueues a
+ * second and grace periods of up to 5 ms: 65536 (1.5 MiB of ring, and
+ * the waiting objects themselves).
+ *
  * Return: the queue (an opaque struct rculist_dq, shared by any number
  * of threads), or NULL with errno set: EINVAL if @capacity is 0 or too
  * large, or @free_fn is NULL; ENOMEM.  The ring is allocated here, once
@@ -61,11 +70,15 @@ struct rculist_dq *rculist_dq_create(unsigned long capacity,
  * @ptr: the object, already unlinked: no reader that begins after the
  *	call can reach it
  *
- * Takes a cookie with rculist_start_poll_synchronize_rcu(), so the grace
- * period that makes @ptr ready starts without any other call, and
- * stores the pointer and the cookie.  When the queue is full, it first
- * reclaims what is ready (running @free_fn in the calling thread, up to
- * the whole capacity) and tries once more.
+ * Takes a cookie with rculist_get_state_synchronize_rcu() and stores the
+ * pointer and the cookie.  The grace period that makes @ptr ready is
+ * asked for (as rculist_start_poll_synchronize_rcu() does) by an enqueue
+ * a quarter of the capacity later, or by the first rculist_dq_reclaim()
+ * that finds nothing ready, whichever comes first: no other call is
+ * needed, and one grace period serves many enqueues instead of the
+ * grace-period thread running them back to back.  When the queue is
+ * full, it first reclaims what is ready (running @free_fn in the calling
+ * thread, up to the whole capacity) and tries once more.
  *
  * Return: 0 when @ptr is queued; -ENOSPC when the queue is still full
  * (nothing ready yet: a reader holds the grace period up, or under qsbr
@@ -93,14 +106,17 @@ int rculist_dq_enqueue(struct rculist_dq *dq, void *ptr);
  * Each pointer is freed exactly once, by one reclaiming thread, and
  * never before a grace period that began after its enqueue.
  *
+ * When none was ready, it asks for the oldest pointer's grace period
+ * (so a reclaim loop frees every pointer, however few were enqueued).
+ *
  * Return: how many pointers were freed (0 if none was ready).
  *
  * Context: multi-thread safe (several threads may reclaim, and enqueue,
  * at once); never blocks and never waits for a grace period: progress
- * comes from the polled grace periods that the enqueues started (under
- * qsbr, the readers must go on announcing quiescent states; a qsbr
- * event loop may reclaim between its quiescent states).  Callable
- * inside a read-side critical section too: what it frees was unlinked
+ * comes from the polled grace periods that the enqueues and reclaims
+ * asked for (under qsbr, the readers must go on announcing quiescent
+ * states; a qsbr event loop may reclaim between its quiescent states).
+ * Callable inside a read-side critical section too: what it frees was unlinked
  * before a grace period that has ended, so no section in progress, the
  * caller's included, can hold it.
  */

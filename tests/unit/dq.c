@@ -89,6 +89,20 @@ static unsigned long reclaim_until(struct rculist_dq *dq, struct rec *r,
 	return got;
 }
 
+/* A queue of @capacity freeing into @r, tokens 0..@n-1 enqueued. */
+static struct rculist_dq *dq_filled(unsigned long capacity, unsigned long n,
+				    struct rec *r)
+{
+	struct rculist_dq *dq = rculist_dq_create(capacity, rec_free, r);
+	unsigned long i;
+
+	cr_assert_not_null(dq);
+	for (i = 0; i < n; i++)
+		cr_assert_eq(rculist_dq_enqueue(dq, tok(i)), 0,
+			     "enqueue %lu of %lu", i, n);
+	return dq;
+}
+
 Test(dq, create_refuses_bad_arguments)
 {
 	struct rec r = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -147,12 +161,8 @@ Test(dq, nothing_is_freed_while_a_pre_existing_reader_reads)
 Test(dq, reclaim_frees_at_most_max_oldest_first)
 {
 	struct rec r = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct rculist_dq *dq = rculist_dq_create(16, rec_free, &r);
-	unsigned long i;
+	struct rculist_dq *dq = dq_filled(16, 10, &r);
 
-	cr_assert_not_null(dq);
-	for (i = 0; i < 10; i++)
-		cr_assert_eq(rculist_dq_enqueue(dq, tok(i)), 0);
 	rculist_synchronize_rcu();
 	cr_assert_eq(rculist_dq_reclaim(dq, 3), 3);
 	rec_check(&r, 0, 3, pthread_self());
@@ -162,6 +172,47 @@ Test(dq, reclaim_frees_at_most_max_oldest_first)
 	cr_assert_eq(rculist_dq_reclaim(dq, ULONG_MAX), 0);
 	rculist_dq_destroy(dq);
 	cr_assert_eq(rec_count(&r), 10);
+}
+
+/*
+ * Grace periods are asked for lazily (core/dq.c), but never forgotten.
+ * before: 3 pointers in a queue of 1024, nothing else in the process
+ *         asks for a grace period.
+ * after:  reclaim alone (its call that finds nothing ready asks for the
+ *         oldest's) frees the 3 within 20 s, in order.
+ */
+Test(dq, a_few_pointers_are_freed_by_reclaim_alone)
+{
+	struct rec r = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct rculist_dq *dq = dq_filled(1024, 3, &r);
+
+	cr_assert_eq(reclaim_until(dq, &r, 3), 3,
+		     "3 pointers not freed within 20 s: no grace period asked for");
+	rec_check(&r, 0, 3, pthread_self());
+	rculist_dq_destroy(dq);
+	cr_assert_eq(rec_count(&r), 3);
+}
+
+/*
+ * before: a cookie taken, then a quarter of a queue of 64 and one more
+ *         enqueued, with no reclaim.
+ * after:  the cookie is satisfied within 20 s: an enqueue asked for a
+ *         grace period by itself.
+ */
+Test(dq, enqueues_ask_for_a_grace_period_every_quarter_of_the_ring)
+{
+	struct rec r = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct rculist_gp_cookie c = rculist_get_state_synchronize_rcu();
+	struct rculist_dq *dq = dq_filled(64, 17, &r);
+	long ms;
+
+	for (ms = 0; ms < 20000 && !rculist_poll_state_synchronize_rcu(c); ms++)
+		usleep(1000);
+	cr_assert(rculist_poll_state_synchronize_rcu(c),
+		  "17 enqueues in a queue of 64 asked for no grace period");
+	cr_assert_eq(rec_count(&r), 0, "enqueue freed without being full");
+	rculist_dq_destroy(dq);
+	cr_assert_eq(rec_count(&r), 17);
 }
 
 /*
