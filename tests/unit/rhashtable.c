@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "rhl_obj.h"
 
 #include <rculist/rhashtable.h>
 
@@ -575,12 +576,6 @@ Test(rhashtable, walker_stopped_while_shrinks_follow_removals, .init = reg)
 	walker_table(&ht, &p, o, N);
 	walk_stopped_across_shrink(&ht, &p, o, N, true);
 }
-
-struct lobj {
-	int key;
-	int id;
-	struct cds_rhlist_head list;
-};
 
 static const struct cds_rhashtable_params lparams = {
 	.key_len = sizeof(int),

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "rhl_obj.h"
 
 #include <rculist/rhashtable.h>
 
@@ -232,21 +233,15 @@ Test(rhashtable_walk, entered_inside_a_section_during_a_rehash, .init = slow_ini
 
 /* --------------------------------------------------------- rhltable */
 
-struct lwobj {
-	int key;
-	int id;
-	struct cds_rhlist_head list;
-};
-
 static const struct cds_rhashtable_params lwparams = {
 	.key_len = sizeof(int),
-	.key_offset = offsetof(struct lwobj, key),
-	.head_offset = offsetof(struct lwobj, list),
+	.key_offset = offsetof(struct lobj, key),
+	.head_offset = offsetof(struct lobj, list),
 };
 
 static int lwobj_index(void *obj)
 {
-	return ((struct lwobj *)obj)->id;
+	return ((struct lobj *)obj)->id;
 }
 
 /*
@@ -258,7 +253,7 @@ Test(rhashtable_walk, rhltable_entered_after_growth_sees_every_object_once,
      .init = slow_init)
 {
 	enum { N = 6000 };
-	static struct lwobj o[N];
+	static struct lobj o[N];
 	static unsigned char seen[N];
 	static struct cds_rhltable hlt;
 	struct cds_rhashtable_iter iter;
