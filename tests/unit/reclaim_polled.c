@@ -119,6 +119,17 @@ static unsigned long pl_walks(void)
 	return n;
 }
 
+/* Every reader has walked the list once at least. */
+static int pl_all_walked(void)
+{
+	int i;
+
+	for (i = 0; i < PL_READERS; i++)
+		if (!__atomic_load_n(&pl.walks[i], __ATOMIC_ACQUIRE))
+			return 0;
+	return 1;
+}
+
 static double pl_now(void)
 {
 	struct timespec t;
@@ -195,7 +206,11 @@ Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
 		secs = 0.5;
 	t0 = progress = now = pl_now();
 	w0 = pl_walks();
-	while (now - t0 < secs || polled < PL_POLLED_MIN) {
+	/*
+	 * ... and until every reader has walked (on a loaded machine a
+	 * reader may wait long for a CPU; bounded below as a whole).
+	 */
+	while (now - t0 < secs || polled < PL_POLLED_MIN || !pl_all_walked()) {
 		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
 		i = (long)((seed >> 33) % PL_LEN);
 		old = elems[i];
