@@ -162,6 +162,41 @@ static void run_conc(struct conc *c, double duration, double *reads,
 	*updates = (double)c->updates / (t1 - t0);
 }
 
+/*
+ * Two readers, rculist's default link against liburcu inline, in pairs
+ * of runs back to back, the order swapped every pair: each pair's ratio
+ * is recorded ("2r-xurcu"), and the closing table reads their median,
+ * which a drift of the machine's load between the table's runs (seconds
+ * apart) does not move.  2 * reps + 1 pairs (MAX_REPS at most).
+ */
+static void conc_pairs(struct bench_data *d)
+{
+	const struct bench_side *pair[2] = { &bench_side_rl, &bench_side_urcu };
+	int npairs = 2 * reps + 1 < MAX_REPS ? 2 * reps + 1 : MAX_REPS;
+
+	for (int p = 0; p < npairs; p++) {
+		double r[2], u, other;
+		struct noise nz;
+		int dist, worst = 0;
+
+		for (int k = 0; k < 2; k++) {
+			int i = (p + k) % 2; /* rculist first in even pairs */
+			struct conc c = { .side = pair[i],
+					  .d = d,
+					  .mode = UPD_NONE };
+
+			progress("conc list8  2readers pair %d of %d", p + 1,
+				 npairs);
+			noise_start(&nz, 2);
+			run_conc(&c, 0.12 * scale, &r[i], &u);
+			other = noise_end(&nz, &dist);
+			worst |= dist;
+		}
+		record("conc", "list8", "rculist", "2r-xurcu",
+		       r[1] > 0 ? r[0] / r[1] : 0, other, worst);
+	}
+}
+
 static void section_conc(void)
 {
 	static const struct {
@@ -224,6 +259,7 @@ static void section_conc(void)
 			}
 		}
 	}
+	conc_pairs(&data[0]);
 	for (int w = 0; w < nw; w++)
 		data_fini(&data[w]);
 	progress_done();
@@ -272,7 +308,14 @@ static void print_conc_table(void)
 
 static void run_conc_section(void)
 {
+	struct stat x;
+
 	section_conc();
 	print_conc_table();
+	x = stat_get("conc", "list8", "rculist", "2r-xurcu");
+	if (x.n)
+		printf("list8  2 readers, paired runs: rculist / urcu %.3f%s "
+		       "[%.3f-%.3f] (median of %d pairs)\n",
+		       x.med, x.noisy ? "!" : " ", x.min, x.max, x.n);
 }
 BENCH_SECTION("conc", run_conc_section)

@@ -35,7 +35,10 @@ function val(k, div, fmt) {
 	return sprintf(fmt "%s", med[k] / div, bad[k] ? "!" : "")
 }
 # a / b with two decimals: the 2-reader ratio is read against 0.95.
-function ratio2(a, b) {
+# The median of the paired runs' ratios (@p, bench/q_conc.c) when the
+# run has them; else the ratio of the two medians.
+function ratio2(a, b, p) {
+	if (has(p)) return sprintf("%.2fx%s", med[p], bad[p] ? "!" : "")
 	if (!has(a) || !has(b) || med[b] == 0) return "-"
 	return sprintf("%.2fx", med[a] / med[b])
 }
@@ -78,7 +81,7 @@ function closing_table(    i, f, s, rd, r2) {
 			ovh(f, "read", "rculist"), ovh(s, "static", "rculist"), ovh(s, "static", "rculist-lto"), \
 			ovh(f, "read", "urcu"), ovh(f, "read", "rwlock"), ovh(f, "read", "mutex"), \
 			xurcu(f, "read", "rculist"), xurcu(s, "static", "rculist-lto"), \
-			val(r2, 1e6, "%.1f"), ratio2(r2, key(f, "conc", "list8", "urcu", "2r-reads/s")), \
+			val(r2, 1e6, "%.1f"), ratio2(r2, key(f, "conc", "list8", "urcu", "2r-reads/s"), key(f, "conc", "list8", "rculist", "2r-xurcu")), \
 			val(rd, 1e6, "%.2f"), ratio(rd, key(f, "conc", "list8", "rwlock", "fl-reads/s")), \
 			ratio(rd, key(f, "conc", "list8", "urcu", "fl-reads/s")), \
 			val(key(f, "gp", "sync-busy", "rculist", "p50-us"), 1, "%.1f"), \
@@ -91,7 +94,8 @@ function closing_table(    i, f, s, rd, r2) {
 	print "(read, static and lto: the static binary linked with -flto, against its own liburcu inline;"
 	print " reclamation: M callbacks/s of rculist_call_rcu(), M updates/s of a flat-out updater freeing"
 	print " each element by call_rcu, or by one rculist_synchronize_rcu() per 1024;"
-	print " 2 readers: issue 28 wants xurcu >= 0.95 for memb, qsbr and bp)"
+	print " 2 readers: M/s the table's median; xurcu the median of the per-pair ratios of runs made back to"
+	print " back, order swapped each pair; issue 28 wants xurcu >= 0.95 for memb, qsbr and bp)"
 }
 # bench-reclaim's lines: reclaim: impl=I flavor=F updaters=U updates/s=R ... peak_waiting=P,
 # and reclaim-ratio: flavor=F updaters=U rounds=N call_rcu/urcu=.. ... (medians of the rounds' ratios)

@@ -55,7 +55,7 @@ read    bench 4  ^@F@,read,list8,(rculist|urcu|rwlock|mutex),ovh-ns,
 static  bench 4  ^@F@-static,(static,list8,(rculist|rculist-lto|urcu),ovh-ns|cost,empty,rculist-lto,ns/section),
 cost    bench 2  ^@F@,cost,empty,(rculist|urcu),ns/section,
 upd     bench 2  ^@F@,upd,list_replace_rcu,(rculist|urcu),ns/op,
-conc    bench 9  ^@F@,conc,list8,(rculist|urcu|rwlock),(2r-reads|fl-reads|fl-upd)/s,
+conc    bench 10 ^@F@,conc,list8,((rculist|urcu|rwlock),(2r-reads|fl-reads|fl-upd)/s|rculist,2r-xurcu),
 gp      bench 3  ^@F@,gp,(sync-busy,rculist,(p50|p99\.9)-us|call_rcu,rculist,calls/s),
 poll    bench 4  ^poll flavor=@F@ op=(start_to_satisfied|synchronize_rcu) readers=[01] p50_us=[0-9.]+ p99_us=[0-9.]+ max_us=
 reclaim bench 8  ^reclaim: impl=[a-z_]+ flavor=@F@ updaters=[12] updates/s=[0-9.]+[kMG]? .* peak_waiting=[0-9]+
