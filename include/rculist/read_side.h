@@ -130,45 +130,50 @@ RCULIST__END_DECLS
  * the compiler loads it once where it likes (out of a loop, into a
  * register) and keeps it across the barriers of the read side, as it
  * does liburcu's own initial-exec offsets.  It does not change once the
- * program runs.
+ * program runs.  RCULIST__RS_WORD_HERE() reads it where it is written
+ * (volatile): for a path off a loop's way, so that the compiler spends
+ * no register of the loop on it (gcc hoists each read in assembly as a
+ * value of its own, and only as many as registers allow).
  */
 #define RCULIST__RS_OFF(field) offsetof(struct rculist__read_side_v2, field)
 #if RCULIST__RS_INLINE && defined(__x86_64__) && defined(__PIC__) && \
 	!defined(__PIE__)
-#define RCULIST__RS_WORD(field)                                              \
-	__extension__({                                                      \
-		unsigned long rs_w_;                                         \
-		__asm__("movq rculist__read_side_v2@GOTPCREL(%%rip), %0\n\t" \
-			"movq %c1(%0), %0"                                   \
-			: "=r"(rs_w_)                                        \
-			: "i"(RCULIST__RS_OFF(field)));                      \
-		rs_w_;                                                       \
+#define RCULIST__RS_WORD_AS(field, q)                                          \
+	__extension__({                                                        \
+		unsigned long rs_w_;                                           \
+		__asm__ q("movq rculist__read_side_v2@GOTPCREL(%%rip), %0\n\t" \
+			  "movq %c1(%0), %0"                                   \
+			  : "=r"(rs_w_)                                        \
+			  : "i"(RCULIST__RS_OFF(field)));                      \
+		rs_w_;                                                         \
 	})
 #elif RCULIST__RS_INLINE && defined(__x86_64__)
-#define RCULIST__RS_WORD(field)                                     \
-	__extension__({                                             \
-		unsigned long rs_w_;                                \
-		__asm__("movq rculist__read_side_v2+%c1(%%rip), %0" \
-			: "=r"(rs_w_)                               \
-			: "i"(RCULIST__RS_OFF(field)));             \
-		rs_w_;                                              \
+#define RCULIST__RS_WORD_AS(field, q)                                 \
+	__extension__({                                               \
+		unsigned long rs_w_;                                  \
+		__asm__ q("movq rculist__read_side_v2+%c1(%%rip), %0" \
+			  : "=r"(rs_w_)                               \
+			  : "i"(RCULIST__RS_OFF(field)));             \
+		rs_w_;                                                \
 	})
 #elif RCULIST__RS_INLINE
-#define RCULIST__RS_WORD(field)                                             \
-	__extension__({                                                     \
-		unsigned long rs_w_;                                        \
-		__asm__("adrp %0, :got:rculist__read_side_v2\n\t"           \
-			"ldr %0, [%0, :got_lo12:rculist__read_side_v2]\n\t" \
-			"ldr %0, [%0, %1]"                                  \
-			: "=r"(rs_w_)                                       \
-			: "i"(RCULIST__RS_OFF(field)));                     \
-		rs_w_;                                                      \
+#define RCULIST__RS_WORD_AS(field, q)                                         \
+	__extension__({                                                       \
+		unsigned long rs_w_;                                          \
+		__asm__ q("adrp %0, :got:rculist__read_side_v2\n\t"           \
+			  "ldr %0, [%0, :got_lo12:rculist__read_side_v2]\n\t" \
+			  "ldr %0, [%0, %1]"                                  \
+			  : "=r"(rs_w_)                                       \
+			  : "i"(RCULIST__RS_OFF(field)));                     \
+		rs_w_;                                                        \
 	})
 #else
-#define RCULIST__RS_WORD(field) ((unsigned long)RCULIST__RS_CALL)
+#define RCULIST__RS_WORD_AS(field, q) ((unsigned long)RCULIST__RS_CALL)
 #endif
-#define RCULIST__RS_KIND() RCULIST__RS_WORD(kind)
-#define RCULIST__RS_GP()   ((const volatile unsigned long *)RCULIST__RS_WORD(gp))
+#define RCULIST__RS_WORD(field)	     RCULIST__RS_WORD_AS(field, )
+#define RCULIST__RS_WORD_HERE(field) RCULIST__RS_WORD_AS(field, __volatile__)
+#define RCULIST__RS_KIND()	     RCULIST__RS_WORD(kind)
+#define RCULIST__RS_GP()	     ((const volatile unsigned long *)RCULIST__RS_WORD(gp))
 
 /*
  * The calling thread's word at offset off in the static TLS block.  On
@@ -574,11 +579,12 @@ rculist__rs_read_unlock(void (*qsbr_unlock)(unsigned long off, unsigned long gpw
 			void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
 {
 	/*
-	 * The words before the site, as the lock reads them: the compiler
-	 * loads them once, out of a loop, for both.
+	 * The reader's word before the site, as the lock reads it (in a
+	 * loop the compiler loads the two once, out of it); the grace
+	 * period's where it is used: not loaded on qsbr's path in a function
+	 * of its own (memb's label hot, so that a loop still hoists it).
 	 */
-	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
-	unsigned long tmp, nv;
+	unsigned long off = RCULIST__RS_WORD(reader), gpw, tmp, nv;
 	volatile unsigned long *ctr;
 
 	if (qsbr_unlock)
@@ -586,6 +592,7 @@ rculist__rs_read_unlock(void (*qsbr_unlock)(unsigned long off, unsigned long gpw
 	else
 		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
 memb:
+	RCULIST__RS_HOT;
 	/*
 	 * With sys_membarrier the barriers are the compiler's only; the
 	 * futex is read first, the nesting tested only while a grace
@@ -593,6 +600,7 @@ memb:
 	 * barriers liburcu puts around the outermost unlock's store, before
 	 * the futex is read.
 	 */
+	gpw = RCULIST__RS_WORD(gp);
 	tmp = rculist__rs_get(off);
 	RCULIST__RS_BARRIER();
 	nv = tmp - 1;
@@ -618,6 +626,7 @@ fenced:
 		other();
 		return;
 	}
+	gpw = RCULIST__RS_WORD_HERE(gp);
 	tmp = rculist__rs_get(off);
 	if ((tmp & RCULIST__RS_NEST) == 1) {
 		rculist__rs_fenced_store(off, tmp - 1);
@@ -638,7 +647,7 @@ slow:
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_unlock(off, gpw);
+	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp));
 }
 
 static inline __attribute__((always_inline)) void
