@@ -382,6 +382,34 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr,
 #endif
 
 /*
+ * C++'s site (<rculist/rcu.hpp>'s lock() and unlock(), x86-64): as a
+ * site, and under qsbr its own test instead of a jump.  Compiled as the
+ * 5-byte jmp to slow, 5 bytes of room, then the conditional jump jcc
+ * ("jg" or "jge") to done; its entry in section rculist_cxx names the
+ * site, slow, the end of the room and the other flavours' labels.  Under
+ * memb, bp and mb the patch writes the jmp to their label, as
+ * rculist__jump_patch_v2() does; under qsbr the comparison of liburcu's
+ * reader counter with 0 (cmpq $0, %fs:offset, 10 bytes), so that jcc
+ * goes to done by the thread's counter and the code after the site (the
+ * thread's own path) runs otherwise: one instruction more than C's site,
+ * no word read.
+ */
+#if RCULIST__RS_PATCH
+#define RCULIST__RS_CXX_LEN 10 /* cmpq $0, %fs:disp32 */
+#define RCULIST__RS_CXX_SITE(jcc, memb, bp, fenced, slow, done)                 \
+	__asm__ goto("885:\t.byte 0xe9\n\t.long %l[" #slow "] - (885b + 5)\n"   \
+		     "\t.skip 5, 0xcc\n"                                        \
+		     "886:\t" jcc " %l[" #done "]\n"                            \
+		     "\t.pushsection rculist_cxx, \"a?\"\n"                     \
+		     "\t.balign 4\n"                                            \
+		     "\t.long 885b - ., %l[" #slow "] - ., 886b - ., %l[" #memb \
+		     "] - ., %l[" #bp "] - ., %l[" #fenced "] - .\n"            \
+		     "\t.popsection" ::                                         \
+			     : "cc"                                             \
+		     : memb, bp, fenced, slow, done)
+#endif
+
+/*
  * The slow path is cold where sites are patched: out of the way of the
  * flavour's code (gcc; clang has no label attributes).  Elsewhere it is
  * the read side.
@@ -448,7 +476,34 @@ struct rculist__qs_site {
 void rculist__jump_patch_qs_v1(const struct rculist__qs_site *start,
 			       const struct rculist__qs_site *stop)
 	__attribute__((weak));
+/*
+ * A C++ site's entry in section rculist_cxx (RCULIST__RS_CXX_SITE()):
+ * the offsets of the site, its slow path, the end of its room and the
+ * labels of memb, bp and mb.
+ */
+struct rculist__cxx_site {
+	int site, slow, end, memb, bp, fenced;
+};
+/*
+ * Patches the C++ sites of one module: under qsbr to the comparison of
+ * the thread's reader counter (its offset written in), under the other
+ * flavours as rculist__jump_patch_v2() patches a site, the module's
+ * counter stores (xchg_start..xchg_stop) made exchanges first under mb.
+ * Its sites given too (start..stop), so that no jump is threaded into
+ * one left as compiled.  Exported, named weakly: a library without it
+ * leaves the C++ sites to their slow paths.
+ */
+void rculist__jump_patch_cxx_v1(const struct rculist__cxx_site *cstart,
+				const struct rculist__cxx_site *cstop,
+				const struct rculist__jump_site *start,
+				const struct rculist__jump_site *stop,
+				const int *xchg_start, const int *xchg_stop)
+	__attribute__((weak));
 /* The linker's bounds of this module's sections (hidden: its own). */
+extern const struct rculist__cxx_site __start_rculist_cxx[]
+	__attribute__((weak, visibility("hidden")));
+extern const struct rculist__cxx_site __stop_rculist_cxx[]
+	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__qs_site __start_rculist_qs[]
 	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__qs_site __stop_rculist_qs[]
@@ -488,6 +543,14 @@ void rculist__jump_module(void)
 		if (rculist__jump_patch_qs_v1)
 			rculist__jump_patch_qs_v1(__start_rculist_qs,
 						  __stop_rculist_qs);
+		/* Then C++'s, before the sites that may jump to one. */
+		if (rculist__jump_patch_cxx_v1)
+			rculist__jump_patch_cxx_v1(__start_rculist_cxx,
+						   __stop_rculist_cxx,
+						   __start_rculist_jump,
+						   __stop_rculist_jump,
+						   __start_rculist_xchg,
+						   __stop_rculist_xchg);
 		rculist__jump_patch_v2(__start_rculist_jump, __stop_rculist_jump,
 				       __start_rculist_xchg, __stop_rculist_xchg);
 	}
@@ -499,7 +562,9 @@ RCULIST__END_DECLS
 /*
  * The lock, for C and C++ (<rculist/rcu.hpp>): first() is what a thread
  * rculist has not seen registered (bp: whose registry slot is null) calls
- * instead, qsbr() what qsbr does (C: nothing; C++: given the words).
+ * instead, qsbr() what qsbr does (C: nothing; C++: given the words,
+ * where sites are patched reached only in a thread whose reader counter
+ * is not positive: RCULIST__RS_CXX_SITE()).
  * other() (C++, where sites are patched) runs the paths a patched site
  * does not take, out of line: the slow path (before the patch) and mb's
  * fenced code (a store left unpatched), so that the compiler's inliner
@@ -513,10 +578,20 @@ rculist__rs_read_lock(void (*first)(void),
 	volatile unsigned long *ctr;
 	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
 
-	if (qsbr_lock) /* C++: qsbr's code out of the way of the others' */
+	if (qsbr_lock) { /* C++: qsbr's code out of the way of the others' */
+#if RCULIST__RS_PATCH
+		/*
+		 * qsbr: a thread online (the C API's) has nothing to do; the
+		 * others go on to the hook.
+		 */
+		RCULIST__RS_CXX_SITE("jg", memb, bp, fenced, slow, done);
+		goto qsbr_hook;
+#else
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
-	else
+#endif
+	} else {
 		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+	}
 memb:
 	RCULIST__RS_HOT;
 	rculist__rs_lock(off, gpw, 0, first);
@@ -550,6 +625,7 @@ slow:
 qsbr_hook:
 	RCULIST__RS_COLD;
 	qsbr_lock(off, gpw);
+done:;
 }
 
 /*
@@ -587,10 +663,16 @@ rculist__rs_read_unlock(void (*qsbr_unlock)(unsigned long off, unsigned long gpw
 	unsigned long off = RCULIST__RS_WORD(reader), gpw, tmp, nv;
 	volatile unsigned long *ctr;
 
-	if (qsbr_unlock)
+	if (qsbr_unlock) {
+#if RCULIST__RS_PATCH
+		RCULIST__RS_CXX_SITE("jge", memb, bp, fenced, slow, done);
+		goto qsbr_hook;
+#else
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
-	else
+#endif
+	} else {
 		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+	}
 memb:
 	RCULIST__RS_HOT;
 	/*
@@ -648,6 +730,7 @@ slow:
 qsbr_hook:
 	RCULIST__RS_COLD;
 	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp));
+done:;
 }
 
 static inline __attribute__((always_inline)) void
