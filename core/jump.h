@@ -20,7 +20,10 @@
  * quiescent-state sites (section rculist_qs, rculist__jump_patch_qs_v1(),
  * patched first) get qsbr's check itself written in, with the
  * grace-period counter's address and the reader counter's offset as
- * constants, or a jmp past it under the other flavours.
+ * constants, or a jmp past it under the other flavours.  C++'s sites
+ * (section rculist_cxx, rculist__jump_patch_cxx_v1(), patched before the
+ * others) get, under qsbr, the comparison of the reader counter with 0
+ * (its offset a constant), under the other flavours a jmp to their label.
  *
  * The text is made writable for the time of the patch (mprotect() to
  * read-write-execute, then back to read-execute); where the system
