@@ -22,8 +22,9 @@
  * grace-period counter's address and the reader counter's offset as
  * constants, or a jmp past it under the other flavours.  C++'s sites
  * (section rculist_cxx, rculist__jump_patch_cxx_v1(), patched before the
- * others) get, under qsbr, the comparison of the reader counter with 0
- * (its offset a constant), under the other flavours a jmp to their label.
+ * others) get, under qsbr, the comparison of the reader counter with an
+ * immediate (its offset a constant), under the other flavours a jmp to
+ * their label.
  *
  * The text is made writable for the time of the patch (mprotect() to
  * read-write-execute, then back to read-execute); where the system
@@ -515,11 +516,12 @@ void rculist__jump_patch_qs_v1(const struct rculist__qs_site *start,
 
 /*
  * C++ sites (section rculist_cxx, <rculist/read_side.h>'s
- * RCULIST__RS_CXX_SITE()): a jmp to the slow path and 5 bytes of room,
- * then the compiler's jcc.  Under qsbr the comparison of the reader
- * counter with 0 in their place (FS, REX.W 83 /7 ib, ModRM/SIB: no base,
- * no index: disp32, then the immediate 0); under the other flavours the
- * jmp to the flavour's label, as a site's.
+ * RCULIST__RS_CXX_SITE()): a jmp to the slow path, 4 bytes of room and
+ * the byte of an immediate, then the compiler's jcc.  Under qsbr the
+ * comparison of the reader counter with that immediate in their place
+ * (FS, REX.W 83 /7 ib, ModRM/SIB: no base, no index: disp32, the
+ * immediate left as compiled); under the other flavours the jmp to the
+ * flavour's label, as a site's.
  */
 static size_t cxx_code(unsigned char *code, const struct rculist__cxx_site *s,
 		       const struct rculist__jump_site *start,
@@ -536,8 +538,7 @@ static size_t cxx_code(unsigned char *code, const struct rculist__cxx_site *s,
 			return 0;
 		memcpy(code, cmp, sizeof(cmp));
 		memcpy(code + 5, &off, sizeof(off));
-		code[9] = 0;
-		return RCULIST__RS_CXX_LEN;
+		return RCULIST__RS_CXX_LEN - 1; /* the immediate as compiled */
 	case RCULIST__RS_MEMB:
 		label = &s->memb;
 		break;

@@ -156,7 +156,8 @@ unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
  * run out of line (lock_other(), unlock_other()), so that gcc inlines
  * std::scoped_lock's constructor and destructor.  qsbr's site is C++'s
  * own (RCULIST__RS_CXX_SITE()): it compares the thread's reader counter
- * with 0, so that a thread the C API keeps online pays that comparison
+ * with 0 (lock) or region_outer (unlock) and goes past, to the nested
+ * case or on, so that a thread the C API keeps online pays that comparison
  * and its jump, and a thread offline goes online inline at its
  * outermost lock, offline at its outermost unlock (no library call but
  * the wake of a waiting grace period).
@@ -199,33 +200,43 @@ qsbr_first(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
 	t.word = qsbr_own;
 }
 
+/*
+ * known: RCULIST__RS_CXX_ANY (the counter read here: a site left as
+ * compiled), _OUTER (lock: 0; unlock: region_outer) or _NESTED (below
+ * those), as the patched site found it.
+ */
 [[gnu::always_inline]] inline void
-qsbr_lock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
+qsbr_lock(unsigned long off, unsigned long gpw,
+	  int known) noexcept RCULIST_NO_RCU_ANALYSIS
 {
-	unsigned long v = rculist__rs_get(off);
+	unsigned long v = known == RCULIST__RS_CXX_OUTER ? 0 :
+							   rculist__rs_get(off);
 
 	(void)gpw;
-	if (RCULIST__LIKELY(v == 0)) {
+	if (known == RCULIST__RS_CXX_OUTER ||
+	    (known == RCULIST__RS_CXX_ANY && v == 0)) {
 		thread_state &t = tls;
 
 		if (RCULIST__UNLIKELY(mode_of(t) == unseen))
 			qsbr_first(t);
 		rculist__rs_fenced_store(off, region_outer);
-	} else if (static_cast<long>(v) < 0) {
+	} else if (known == RCULIST__RS_CXX_NESTED || static_cast<long>(v) < 0) {
 		rculist__rs_put(off, v - 1); /* nested */
 	}
 }
 
 [[gnu::always_inline]] inline void
-qsbr_unlock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
+qsbr_unlock(unsigned long off, unsigned long gpw,
+	    int known) noexcept RCULIST_NO_RCU_ANALYSIS
 {
-	unsigned long v = rculist__rs_get(off);
+	unsigned long v = known == RCULIST__RS_CXX_OUTER ? region_outer :
+							   rculist__rs_get(off);
 
-	if (RCULIST__LIKELY(v == region_outer)) {
+	if (known != RCULIST__RS_CXX_NESTED && v == region_outer) {
 		rculist__rs_fenced_store(off, 0);
 		if (RCULIST__RS_GP_WAITS(gpw))
 			rculist__read_side_wake();
-	} else if (static_cast<long>(v) < 0) {
+	} else if (known == RCULIST__RS_CXX_NESTED || static_cast<long>(v) < 0) {
 		rculist__rs_put(off, v + 1); /* nested */
 	}
 }

@@ -384,29 +384,31 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr,
 /*
  * C++'s site (<rculist/rcu.hpp>'s lock() and unlock(), x86-64): as a
  * site, and under qsbr its own test instead of a jump.  Compiled as the
- * 5-byte jmp to slow, 5 bytes of room, then the conditional jump jcc
- * ("jg" or "jge") to done; its entry in section rculist_cxx names the
- * site, slow, the end of the room and the other flavours' labels.  Under
+ * 5-byte jmp to slow, 4 bytes of room and the byte imm, then "jg done"
+ * and "jl nested"; its entry in section rculist_cxx names the site,
+ * slow, the end of the 10 bytes and the other flavours' labels.  Under
  * memb, bp and mb the patch writes the jmp to their label, as
  * rculist__jump_patch_v2() does; under qsbr the comparison of liburcu's
- * reader counter with 0 (cmpq $0, %fs:offset, 10 bytes), so that jcc
- * goes to done by the thread's counter and the code after the site (the
- * thread's own path) runs otherwise: one instruction more than C's site,
- * no word read.
+ * reader counter with imm (cmpq $imm, %fs:offset, its 9 first bytes), so
+ * that the thread's counter sends it past (above imm), to nested (below)
+ * or on to the code after the site (equal): one instruction more than
+ * C's site where it goes past, no word read.
  */
 #if RCULIST__RS_PATCH
-#define RCULIST__RS_CXX_LEN 10 /* cmpq $0, %fs:disp32 */
-#define RCULIST__RS_CXX_SITE(jcc, memb, bp, fenced, slow, done)                 \
+#define RCULIST__RS_CXX_LEN 10 /* cmpq $imm8, %fs:disp32 */
+#define RCULIST__RS_CXX_SITE(imm, memb, bp, fenced, slow, done, nested)         \
 	__asm__ goto("885:\t.byte 0xe9\n\t.long %l[" #slow "] - (885b + 5)\n"   \
-		     "\t.skip 5, 0xcc\n"                                        \
-		     "886:\t" jcc " %l[" #done "]\n"                            \
+		     "\t.skip 4, 0xcc\n"                                        \
+		     "\t.byte " #imm "\n"                                       \
+		     "886:\tjg %l[" #done "]\n"                                 \
+		     "\tjl %l[" #nested "]\n"                                   \
 		     "\t.pushsection rculist_cxx, \"a?\"\n"                     \
 		     "\t.balign 4\n"                                            \
 		     "\t.long 885b - ., %l[" #slow "] - ., 886b - ., %l[" #memb \
 		     "] - ., %l[" #bp "] - ., %l[" #fenced "] - .\n"            \
 		     "\t.popsection" ::                                         \
 			     : "cc"                                             \
-		     : memb, bp, fenced, slow, done)
+		     : memb, bp, fenced, slow, done, nested)
 #endif
 
 /*
@@ -560,6 +562,15 @@ RCULIST__END_DECLS
 #endif
 
 /*
+ * What C++'s qsbr hooks are told of the thread's reader counter: nothing
+ * (they read it), that it is the outermost region's (lock: 0, offline;
+ * unlock: the region's mark), or a nested region's (RCULIST__RS_CXX_SITE()).
+ */
+#define RCULIST__RS_CXX_ANY    0
+#define RCULIST__RS_CXX_OUTER  1
+#define RCULIST__RS_CXX_NESTED 2
+
+/*
  * The lock, for C and C++ (<rculist/rcu.hpp>): first() is what a thread
  * rculist has not seen registered (bp: whose registry slot is null) calls
  * instead, qsbr() what qsbr does (C: nothing; C++: given the words,
@@ -570,10 +581,10 @@ RCULIST__END_DECLS
  * fenced code (a store left unpatched), so that the compiler's inliner
  * sees the inline code small enough to inline std::scoped_lock's.
  */
-static inline __attribute__((always_inline)) void
-rculist__rs_read_lock(void (*first)(void),
-		      void (*qsbr_lock)(unsigned long off, unsigned long gpw),
-		      void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
+static inline __attribute__((always_inline)) void rculist__rs_read_lock(
+	void (*first)(void),
+	void (*qsbr_lock)(unsigned long off, unsigned long gpw, int known),
+	void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
 {
 	volatile unsigned long *ctr;
 	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
@@ -581,11 +592,12 @@ rculist__rs_read_lock(void (*first)(void),
 	if (qsbr_lock) { /* C++: qsbr's code out of the way of the others' */
 #if RCULIST__RS_PATCH
 		/*
-		 * qsbr: a thread online (the C API's) has nothing to do; the
-		 * others go on to the hook.
+		 * qsbr: a thread online (the C API's) has nothing to do; one
+		 * offline goes online, one in a region nests.
 		 */
-		RCULIST__RS_CXX_SITE("jg", memb, bp, fenced, slow, done);
-		goto qsbr_hook;
+		RCULIST__RS_CXX_SITE(0, memb, bp, fenced, slow, done, nested);
+		qsbr_lock(off, gpw, RCULIST__RS_CXX_OUTER);
+		return;
 #else
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
 #endif
@@ -624,8 +636,14 @@ slow:
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_lock(off, gpw);
+	qsbr_lock(off, gpw, RCULIST__RS_CXX_ANY);
+	return;
+#if RCULIST__RS_PATCH /* C++'s site's labels */
+nested:
+	RCULIST__RS_COLD;
+	qsbr_lock(off, gpw, RCULIST__RS_CXX_NESTED);
 done:;
+#endif
 }
 
 /*
@@ -650,9 +668,9 @@ rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
  * The unlock, for C and C++: qsbr() what qsbr does (C: nothing), other()
  * as the lock's.
  */
-static inline __attribute__((always_inline)) void
-rculist__rs_read_unlock(void (*qsbr_unlock)(unsigned long off, unsigned long gpw),
-			void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
+static inline __attribute__((always_inline)) void rculist__rs_read_unlock(
+	void (*qsbr_unlock)(unsigned long off, unsigned long gpw, int known),
+	void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
 {
 	/*
 	 * The reader's word before the site, as the lock reads it (in a
@@ -665,8 +683,10 @@ rculist__rs_read_unlock(void (*qsbr_unlock)(unsigned long off, unsigned long gpw
 
 	if (qsbr_unlock) {
 #if RCULIST__RS_PATCH
-		RCULIST__RS_CXX_SITE("jge", memb, bp, fenced, slow, done);
-		goto qsbr_hook;
+		RCULIST__RS_CXX_SITE(0xff, memb, bp, fenced, slow, done, nested);
+		qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp),
+			    RCULIST__RS_CXX_OUTER);
+		return;
 #else
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
 #endif
@@ -729,8 +749,14 @@ slow:
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp));
+	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp), RCULIST__RS_CXX_ANY);
+	return;
+#if RCULIST__RS_PATCH /* C++'s site's labels */
+nested:
+	RCULIST__RS_COLD;
+	qsbr_unlock(off, 0, RCULIST__RS_CXX_NESTED);
 done:;
+#endif
 }
 
 static inline __attribute__((always_inline)) void
