@@ -20,7 +20,11 @@
  * quiescent-state sites (section rculist_qs, rculist__jump_patch_qs_v1(),
  * patched first) get qsbr's check itself written in, with the
  * grace-period counter's address and the reader counter's offset as
- * constants, or a jmp past it under the other flavours.
+ * constants, or a jmp past it under the other flavours.  C++'s sites
+ * (section rculist_cxx, rculist__jump_patch_cxx_v1(), patched before the
+ * others) get, under qsbr, the comparison of the reader counter with an
+ * immediate (its offset a constant), under the other flavours a jmp to
+ * their label.
  *
  * The text is made writable for the time of the patch (mprotect() to
  * read-write-execute, then back to read-execute); where the system
@@ -99,7 +103,13 @@ static size_t nop_len(const unsigned char *code)
 	return (size_t)(p - code);
 }
 
-/* Whether code is a site of the table (its bytes change). */
+/*
+ * The module's C++ sites (section rculist_cxx), while
+ * rculist__jump_patch_cxx_v1() patches them: sites too, for thread_to().
+ */
+static const struct rculist__cxx_site *cxx_start, *cxx_stop;
+
+/* Whether code is a site of the table or a C++ site (its bytes change). */
 static int is_site(const struct rculist__jump_site *start,
 		   const struct rculist__jump_site *stop,
 		   const unsigned char *code)
@@ -108,6 +118,9 @@ static int is_site(const struct rculist__jump_site *start,
 
 	for (s = start; s < stop; s++)
 		if (at(&s->site) == code)
+			return 1;
+	for (const struct rculist__cxx_site *c = cxx_start; c < cxx_stop; c++)
+		if (at(&c->site) == code)
 			return 1;
 	return 0;
 }
@@ -350,6 +363,34 @@ static const char *module_name(const void *p)
 		       "the program";
 }
 
+/* The kind to patch to: the description filled first. */
+static unsigned long patch_kind(void)
+{
+	rculist__flavor_read_side_init();
+	return rculist__flavor_read_side_kind();
+}
+
+/*
+ * Widen lo..hi (hi 0: no site left as compiled) to hold the job's
+ * counter stores where the kind makes them exchanges.
+ */
+static void cover_stores(uintptr_t *lo, uintptr_t *hi, const struct patch_job *job)
+{
+	if (*hi && job->kind == RCULIST__RS_FENCED)
+		for (const int *e = job->xstart, *stop = job->xstop; e < stop; e++)
+			cover(lo, hi, at(e), 3);
+}
+
+/* RCULIST_JUMP=verbose's line for one section of a module. */
+static void report(const char *mode, const char *what, const void *start,
+		   size_t sites, size_t n, enum how how)
+{
+	if (has(mode, "verbose"))
+		fprintf(stderr,
+			"rculist: %s of %s: %zu sites, %zu patched (%s)\n",
+			what, module_name(start), sites, n, how_name(how));
+}
+
 static size_t write_sites(const struct patch_job *job, int fd)
 {
 	return patch_module(job->start, job->stop, job->xstart, job->xstop,
@@ -371,14 +412,11 @@ void rculist__jump_patch_v2(const struct rculist__jump_site *start,
 		return;
 	if (!xstart || xstart > xstop)
 		job.xstart = job.xstop = xstart = xstop = NULL;
-	rculist__flavor_read_side_init();
-	job.kind = rculist__flavor_read_side_kind();
+	job.kind = patch_kind();
 	for (s = start; s < stop; s++)
 		if (as_compiled(s))
 			cover(&lo, &hi, at(&s->site), JMP_LEN);
-	if (hi && job.kind == RCULIST__RS_FENCED)
-		for (const int *e = xstart; e < xstop; e++)
-			cover(&lo, &hi, at(e), 3);
+	cover_stores(&lo, &hi, &job);
 	how = patch_pages(lo, hi, mode, label_of(start, job.kind, 0) != NULL,
 			  &job, &n);
 	if (has(mode, "verbose"))
@@ -467,25 +505,121 @@ void rculist__jump_patch_qs_v1(const struct rculist__qs_site *start,
 
 	if (!start || start >= stop)
 		return;
-	rculist__flavor_read_side_init();
-	job.kind = rculist__flavor_read_side_kind();
+	job.kind = patch_kind();
 	for (const struct rculist__qs_site *s = start; s < stop; s++)
 		if (qs_as_compiled(s))
 			cover(&lo, &hi, at(&s->site), RCULIST__RS_QS_LEN);
 	how = patch_pages(lo, hi, mode, qs_code(code, start, job.kind) != 0,
 			  &job, &n);
-	if (has(mode, "verbose"))
-		fprintf(stderr,
-			"rculist: quiescent states of %s: %zu sites, %zu "
-			"patched (%s)\n",
-			module_name(start), (size_t)(stop - start), n,
-			how_name(how));
+	report(mode, "quiescent states", start, (size_t)(stop - start), n, how);
+}
+
+/*
+ * C++ sites (section rculist_cxx, <rculist/read_side.h>'s
+ * RCULIST__RS_CXX_SITE()): a jmp to the slow path, 4 bytes of room and
+ * the byte of an immediate, then the compiler's jcc.  Under qsbr the
+ * comparison of the reader counter with that immediate in their place
+ * (FS, REX.W 83 /7 ib, ModRM/SIB: no base, no index: disp32, the
+ * immediate left as compiled); under the other flavours the jmp to the
+ * flavour's label, as a site's.
+ */
+static size_t cxx_code(unsigned char *code, const struct rculist__cxx_site *s,
+		       const struct rculist__jump_site *start,
+		       const struct rculist__jump_site *stop,
+		       unsigned long kind, int xchg)
+{
+	static const unsigned char cmp[] = { 0x64, 0x48, 0x83, 0x3c, 0x25 };
+	int32_t off = (int32_t)rculist__rs_own.reader;
+	const int *label;
+
+	switch (kind) {
+	case RCULIST__RS_QSBR:
+		if ((long)off != rculist__rs_own.reader)
+			return 0;
+		memcpy(code, cmp, sizeof(cmp));
+		memcpy(code + 5, &off, sizeof(off));
+		return RCULIST__RS_CXX_LEN - 1; /* the immediate as compiled */
+	case RCULIST__RS_MEMB:
+		label = &s->memb;
+		break;
+	case RCULIST__RS_BP:
+		label = &s->bp;
+		break;
+	case RCULIST__RS_FENCED:
+		label = xchg ? &s->memb : &s->fenced;
+		break;
+	default:
+		return 0;
+	}
+	code_to(code, at(&s->site), thread_to(start, stop, at(label)));
+	return JMP_LEN;
+}
+
+/* Whether a C++ site still holds its jmp to the slow path. */
+static int cxx_as_compiled(const struct rculist__cxx_site *s)
+{
+	unsigned char orig[JMP_LEN];
+
+	code_to(orig, at(&s->site), at(&s->slow));
+	return at(&s->end) - at(&s->site) == RCULIST__RS_CXX_LEN &&
+	       !memcmp(at(&s->site), orig, JMP_LEN);
+}
+
+static size_t cxx_patch_all(const struct patch_job *job, int fd)
+{
+	int xchg = job->kind == RCULIST__RS_FENCED &&
+		   patch_stores(job->xstart, job->xstop, fd);
+	unsigned char code[RCULIST__RS_CXX_LEN];
+	size_t n = 0, len;
+
+	for (const struct rculist__cxx_site *s = cxx_start; s < cxx_stop; s++)
+		if (cxx_as_compiled(s) &&
+		    (len = cxx_code(code, s, job->start, job->stop, job->kind,
+				    xchg)))
+			n += put(fd, at(&s->site), code, len);
+	return n;
+}
+
+void rculist__jump_patch_cxx_v1(const struct rculist__cxx_site *cstart,
+				const struct rculist__cxx_site *cstop,
+				const struct rculist__jump_site *start,
+				const struct rculist__jump_site *stop,
+				const int *xstart, const int *xstop)
+{
+	const char *mode = getenv("RCULIST_JUMP");
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	unsigned char code[RCULIST__RS_CXX_LEN];
+	struct patch_job job = { cxx_patch_all, start, stop, xstart, xstop, 0 };
+	enum how how;
+	size_t n;
+
+	if (!cstart || cstart >= cstop)
+		return;
+	if (!start || start > stop)
+		job.start = job.stop = NULL;
+	if (!xstart || xstart > xstop)
+		job.xstart = job.xstop = NULL;
+	job.kind = patch_kind();
+	for (const struct rculist__cxx_site *s = cstart; s < cstop; s++)
+		if (cxx_as_compiled(s))
+			cover(&lo, &hi, at(&s->site), RCULIST__RS_CXX_LEN);
+	cover_stores(&lo, &hi, &job);
+	cxx_start = cstart;
+	cxx_stop = cstop;
+	how = patch_pages(lo, hi, mode,
+			  cxx_code(code, cstart, NULL, NULL, job.kind, 0) != 0,
+			  &job, &n);
+	cxx_start = cxx_stop = NULL;
+	report(mode, "C++ sites", cstart, (size_t)(cstop - cstart), n, how);
 }
 
 /* This library's own sites (its static archive's: the program's). */
 __attribute__((constructor)) static void jump_library(void)
 {
 	rculist__jump_patch_qs_v1(__start_rculist_qs, __stop_rculist_qs);
+	rculist__jump_patch_cxx_v1(__start_rculist_cxx, __stop_rculist_cxx,
+				   __start_rculist_jump, __stop_rculist_jump,
+				   __start_rculist_xchg, __stop_rculist_xchg);
 	rculist__jump_patch_v2(__start_rculist_jump, __stop_rculist_jump,
 			       __start_rculist_xchg, __stop_rculist_xchg);
 }

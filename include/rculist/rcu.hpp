@@ -19,13 +19,12 @@
  * No registration in user code: a thread is registered with the flavour
  * at its first rcu_domain::lock() (memb, mb: at an outermost lock() in a
  * thread liburcu has not registered) and unregistered at thread exit by
- * the library's own exit hook.  Under qsbr a thread that the C++
- * interface registered is online only while it holds the domain:
- * outermost lock() goes online as rculist_thread_online() does, outermost
- * unlock() offline (inline), so it never holds up a grace period outside
- * its regions.  A thread
- * that the C API registered (online or inside a C section at its first
- * lock()) keeps its own scheme; see rculist-cxx(7).
+ * the library's own exit hook.  Under qsbr a thread that is offline (one
+ * only the C++ interface uses) is online only while it holds the domain:
+ * outermost lock() goes online, outermost unlock() offline (inline), so
+ * it never holds up a grace period outside its regions.  A thread online
+ * (the C API registered it and announces its quiescent states) keeps its
+ * own scheme; see rculist-cxx(7).
  */
 #ifndef RCULIST_RCU_HPP
 #define RCULIST_RCU_HPP
@@ -61,7 +60,10 @@ namespace detail {
  *   depth  qsbr_own only: the regions open (nesting)
  * so that one comparison finds a qsbr thread's common cases: a thread
  * the C API registered (qsbr_c), the outermost lock() (qsbr_own) and
- * unlock() (qsbr_own + depth_one) of a thread registered here.
+ * unlock() (qsbr_own + depth_one) of a thread registered here.  On the
+ * default link (RCULIST__CXX_INLINE below) qsbr keeps the region in
+ * liburcu's reader counter instead, and this word only says whether the
+ * thread was registered (unseen or qsbr_own).
  */
 enum : unsigned char { unseen = 0, calls = 1, qsbr_own = 2, qsbr_c = 3 };
 constexpr unsigned depth_one = 1u << 8;
@@ -152,11 +154,13 @@ unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
  * bp: whose registry slot is null): lock_first() registers it, then
  * takes the library's lock; and the paths a patched site does not take
  * run out of line (lock_other(), unlock_other()), so that gcc inlines
- * std::scoped_lock's constructor and destructor.  qsbr's label
- * goes online inline at the outermost lock of a thread registered here,
- * offline at its outermost unlock (no library call but the wake of a
- * waiting grace period); a thread the C API registered pays one
- * comparison of its state.
+ * std::scoped_lock's constructor and destructor.  qsbr's site is C++'s
+ * own (RCULIST__RS_CXX_SITE()): it compares the thread's reader counter
+ * with 0 (lock) or region_outer (unlock) and goes past, to the nested
+ * case or on, so that a thread the C API keeps online pays that comparison
+ * and its jump, and a thread offline goes online inline at its
+ * outermost lock, offline at its outermost unlock (no library call but
+ * the wake of a waiting grace period).
  */
 #if defined(RCULIST_READ_SIDE_H) && RCULIST__RS_INLINE && \
 	!defined(RCULIST_DEBUG)
@@ -170,45 +174,70 @@ extern "C" void rculist__lib_read_lock() noexcept __asm__("rculist_read_lock");
 }
 
 /*
- * qsbr, at the site's qsbr label, given the description's words (the
- * lock's, read once): nothing in a thread the C API registered; in a
- * thread registered here, the outermost lock() goes online as liburcu's
- * thread_online() does (the grace-period counter into the thread's
- * reader counter, full barriers: one exchange), the outermost unlock()
- * offline (0, then the wake of a grace period that waits on the futex).
+ * qsbr: a region is marked in liburcu's own reader counter, so that the
+ * C++ site tests the thread with one comparison (RCULIST__RS_CXX_SITE()):
+ *   > 0   online: a thread the C API registered (its counter is the
+ *         grace-period counter it last saw): nothing to do, its own
+ *         quiescent states cover the region;
+ *   0     offline, or not registered: the outermost lock() of a thread
+ *         C++ uses goes online by storing region_outer (one exchange:
+ *         liburcu's full barriers), which no grace-period counter ever
+ *         equals, so that every grace period waits for the region to end;
+ *   < 0   in a region of such a thread: region_outer less its nesting;
+ *         the outermost unlock() stores 0 (an exchange) and wakes a grace
+ *         period waiting on the futex.
+ * Off the patched site (before the patch, RCULIST_JUMP=off) the same
+ * code runs from the site's slow path, the comparison included.
+ */
+constexpr unsigned long region_outer = ~0UL;
+
+/* A thread's first region offline: register it (unless the C API did). */
+[[gnu::noinline, gnu::cold]] inline void
+qsbr_first(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
+{
+	rculist_register_thread(); /* nothing if registered already */
+	rculist_thread_offline();
+	t.word = qsbr_own;
+}
+
+/*
+ * known: RCULIST__RS_CXX_ANY (the counter read here: a site left as
+ * compiled), _OUTER (lock: 0; unlock: region_outer) or _NESTED (below
+ * those), as the patched site found it.
  */
 [[gnu::always_inline]] inline void
-qsbr_lock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
+qsbr_lock(unsigned long off, unsigned long gpw,
+	  int known) noexcept RCULIST_NO_RCU_ANALYSIS
 {
-	thread_state &t = tls;
-	unsigned w = t.word;
+	unsigned long v = known == RCULIST__RS_CXX_OUTER ? 0 :
+							   rculist__rs_get(off);
 
-	if (RCULIST__LIKELY(w == qsbr_c))
-		return;
-	if (RCULIST__LIKELY(w == qsbr_own)) {
-		t.word = qsbr_own + depth_one;
-		rculist__rs_fenced_store(off,
-					 *(const volatile unsigned long *)gpw);
-	} else {
-		lock_slow(t); /* nested, or the thread's first lock() */
+	(void)gpw;
+	if (known == RCULIST__RS_CXX_OUTER ||
+	    (known == RCULIST__RS_CXX_ANY && v == 0)) {
+		thread_state &t = tls;
+
+		if (RCULIST__UNLIKELY(mode_of(t) == unseen))
+			qsbr_first(t);
+		rculist__rs_fenced_store(off, region_outer);
+	} else if (known == RCULIST__RS_CXX_NESTED || static_cast<long>(v) < 0) {
+		rculist__rs_put(off, v - 1); /* nested */
 	}
 }
 
 [[gnu::always_inline]] inline void
-qsbr_unlock(unsigned long off, unsigned long gpw) noexcept RCULIST_NO_RCU_ANALYSIS
+qsbr_unlock(unsigned long off, unsigned long gpw,
+	    int known) noexcept RCULIST_NO_RCU_ANALYSIS
 {
-	thread_state &t = tls;
-	unsigned w = t.word;
+	unsigned long v = known == RCULIST__RS_CXX_OUTER ? region_outer :
+							   rculist__rs_get(off);
 
-	if (RCULIST__LIKELY(w == qsbr_c))
-		return;
-	if (RCULIST__LIKELY(w == qsbr_own + depth_one)) {
-		t.word = qsbr_own;
+	if (known != RCULIST__RS_CXX_NESTED && v == region_outer) {
 		rculist__rs_fenced_store(off, 0);
 		if (RCULIST__RS_GP_WAITS(gpw))
 			rculist__read_side_wake();
-	} else {
-		unlock_slow(t); /* nested */
+	} else if (known == RCULIST__RS_CXX_NESTED || static_cast<long>(v) < 0) {
+		rculist__rs_put(off, v + 1); /* nested */
 	}
 }
 

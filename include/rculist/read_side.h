@@ -130,45 +130,50 @@ RCULIST__END_DECLS
  * the compiler loads it once where it likes (out of a loop, into a
  * register) and keeps it across the barriers of the read side, as it
  * does liburcu's own initial-exec offsets.  It does not change once the
- * program runs.
+ * program runs.  RCULIST__RS_WORD_HERE() reads it where it is written
+ * (volatile): for a path off a loop's way, so that the compiler spends
+ * no register of the loop on it (gcc hoists each read in assembly as a
+ * value of its own, and only as many as registers allow).
  */
 #define RCULIST__RS_OFF(field) offsetof(struct rculist__read_side_v2, field)
 #if RCULIST__RS_INLINE && defined(__x86_64__) && defined(__PIC__) && \
 	!defined(__PIE__)
-#define RCULIST__RS_WORD(field)                                              \
-	__extension__({                                                      \
-		unsigned long rs_w_;                                         \
-		__asm__("movq rculist__read_side_v2@GOTPCREL(%%rip), %0\n\t" \
-			"movq %c1(%0), %0"                                   \
-			: "=r"(rs_w_)                                        \
-			: "i"(RCULIST__RS_OFF(field)));                      \
-		rs_w_;                                                       \
+#define RCULIST__RS_WORD_AS(field, q)                                          \
+	__extension__({                                                        \
+		unsigned long rs_w_;                                           \
+		__asm__ q("movq rculist__read_side_v2@GOTPCREL(%%rip), %0\n\t" \
+			  "movq %c1(%0), %0"                                   \
+			  : "=r"(rs_w_)                                        \
+			  : "i"(RCULIST__RS_OFF(field)));                      \
+		rs_w_;                                                         \
 	})
 #elif RCULIST__RS_INLINE && defined(__x86_64__)
-#define RCULIST__RS_WORD(field)                                     \
-	__extension__({                                             \
-		unsigned long rs_w_;                                \
-		__asm__("movq rculist__read_side_v2+%c1(%%rip), %0" \
-			: "=r"(rs_w_)                               \
-			: "i"(RCULIST__RS_OFF(field)));             \
-		rs_w_;                                              \
+#define RCULIST__RS_WORD_AS(field, q)                                 \
+	__extension__({                                               \
+		unsigned long rs_w_;                                  \
+		__asm__ q("movq rculist__read_side_v2+%c1(%%rip), %0" \
+			  : "=r"(rs_w_)                               \
+			  : "i"(RCULIST__RS_OFF(field)));             \
+		rs_w_;                                                \
 	})
 #elif RCULIST__RS_INLINE
-#define RCULIST__RS_WORD(field)                                             \
-	__extension__({                                                     \
-		unsigned long rs_w_;                                        \
-		__asm__("adrp %0, :got:rculist__read_side_v2\n\t"           \
-			"ldr %0, [%0, :got_lo12:rculist__read_side_v2]\n\t" \
-			"ldr %0, [%0, %1]"                                  \
-			: "=r"(rs_w_)                                       \
-			: "i"(RCULIST__RS_OFF(field)));                     \
-		rs_w_;                                                      \
+#define RCULIST__RS_WORD_AS(field, q)                                         \
+	__extension__({                                                       \
+		unsigned long rs_w_;                                          \
+		__asm__ q("adrp %0, :got:rculist__read_side_v2\n\t"           \
+			  "ldr %0, [%0, :got_lo12:rculist__read_side_v2]\n\t" \
+			  "ldr %0, [%0, %1]"                                  \
+			  : "=r"(rs_w_)                                       \
+			  : "i"(RCULIST__RS_OFF(field)));                     \
+		rs_w_;                                                        \
 	})
 #else
-#define RCULIST__RS_WORD(field) ((unsigned long)RCULIST__RS_CALL)
+#define RCULIST__RS_WORD_AS(field, q) ((unsigned long)RCULIST__RS_CALL)
 #endif
-#define RCULIST__RS_KIND() RCULIST__RS_WORD(kind)
-#define RCULIST__RS_GP()   ((const volatile unsigned long *)RCULIST__RS_WORD(gp))
+#define RCULIST__RS_WORD(field)	     RCULIST__RS_WORD_AS(field, )
+#define RCULIST__RS_WORD_HERE(field) RCULIST__RS_WORD_AS(field, __volatile__)
+#define RCULIST__RS_KIND()	     RCULIST__RS_WORD(kind)
+#define RCULIST__RS_GP()	     ((const volatile unsigned long *)RCULIST__RS_WORD(gp))
 
 /*
  * The calling thread's word at offset off in the static TLS block.  On
@@ -377,6 +382,36 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr,
 #endif
 
 /*
+ * C++'s site (<rculist/rcu.hpp>'s lock() and unlock(), x86-64): as a
+ * site, and under qsbr its own test instead of a jump.  Compiled as the
+ * 5-byte jmp to slow, 4 bytes of room and the byte imm, then "jg done"
+ * and "jl nested"; its entry in section rculist_cxx names the site,
+ * slow, the end of the 10 bytes and the other flavours' labels.  Under
+ * memb, bp and mb the patch writes the jmp to their label, as
+ * rculist__jump_patch_v2() does; under qsbr the comparison of liburcu's
+ * reader counter with imm (cmpq $imm, %fs:offset, its 9 first bytes), so
+ * that the thread's counter sends it past (above imm), to nested (below)
+ * or on to the code after the site (equal): one instruction more than
+ * C's site where it goes past, no word read.
+ */
+#if RCULIST__RS_PATCH
+#define RCULIST__RS_CXX_LEN 10 /* cmpq $imm8, %fs:disp32 */
+#define RCULIST__RS_CXX_SITE(imm, memb, bp, fenced, slow, done, nested)         \
+	__asm__ goto("885:\t.byte 0xe9\n\t.long %l[" #slow "] - (885b + 5)\n"   \
+		     "\t.skip 4, 0xcc\n"                                        \
+		     "\t.byte " #imm "\n"                                       \
+		     "886:\tjg %l[" #done "]\n"                                 \
+		     "\tjl %l[" #nested "]\n"                                   \
+		     "\t.pushsection rculist_cxx, \"a?\"\n"                     \
+		     "\t.balign 4\n"                                            \
+		     "\t.long 885b - ., %l[" #slow "] - ., 886b - ., %l[" #memb \
+		     "] - ., %l[" #bp "] - ., %l[" #fenced "] - .\n"            \
+		     "\t.popsection" ::                                         \
+			     : "cc"                                             \
+		     : memb, bp, fenced, slow, done, nested)
+#endif
+
+/*
  * The slow path is cold where sites are patched: out of the way of the
  * flavour's code (gcc; clang has no label attributes).  Elsewhere it is
  * the read side.
@@ -443,7 +478,34 @@ struct rculist__qs_site {
 void rculist__jump_patch_qs_v1(const struct rculist__qs_site *start,
 			       const struct rculist__qs_site *stop)
 	__attribute__((weak));
+/*
+ * A C++ site's entry in section rculist_cxx (RCULIST__RS_CXX_SITE()):
+ * the offsets of the site, its slow path, the end of its room and the
+ * labels of memb, bp and mb.
+ */
+struct rculist__cxx_site {
+	int site, slow, end, memb, bp, fenced;
+};
+/*
+ * Patches the C++ sites of one module: under qsbr to the comparison of
+ * the thread's reader counter (its offset written in), under the other
+ * flavours as rculist__jump_patch_v2() patches a site, the module's
+ * counter stores (xchg_start..xchg_stop) made exchanges first under mb.
+ * Its sites given too (start..stop), so that no jump is threaded into
+ * one left as compiled.  Exported, named weakly: a library without it
+ * leaves the C++ sites to their slow paths.
+ */
+void rculist__jump_patch_cxx_v1(const struct rculist__cxx_site *cstart,
+				const struct rculist__cxx_site *cstop,
+				const struct rculist__jump_site *start,
+				const struct rculist__jump_site *stop,
+				const int *xchg_start, const int *xchg_stop)
+	__attribute__((weak));
 /* The linker's bounds of this module's sections (hidden: its own). */
+extern const struct rculist__cxx_site __start_rculist_cxx[]
+	__attribute__((weak, visibility("hidden")));
+extern const struct rculist__cxx_site __stop_rculist_cxx[]
+	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__qs_site __start_rculist_qs[]
 	__attribute__((weak, visibility("hidden")));
 extern const struct rculist__qs_site __stop_rculist_qs[]
@@ -483,6 +545,14 @@ void rculist__jump_module(void)
 		if (rculist__jump_patch_qs_v1)
 			rculist__jump_patch_qs_v1(__start_rculist_qs,
 						  __stop_rculist_qs);
+		/* Then C++'s, before the sites that may jump to one. */
+		if (rculist__jump_patch_cxx_v1)
+			rculist__jump_patch_cxx_v1(__start_rculist_cxx,
+						   __stop_rculist_cxx,
+						   __start_rculist_jump,
+						   __stop_rculist_jump,
+						   __start_rculist_xchg,
+						   __stop_rculist_xchg);
 		rculist__jump_patch_v2(__start_rculist_jump, __stop_rculist_jump,
 				       __start_rculist_xchg, __stop_rculist_xchg);
 	}
@@ -492,26 +562,48 @@ RCULIST__END_DECLS
 #endif
 
 /*
+ * What C++'s qsbr hooks are told of the thread's reader counter: nothing
+ * (they read it), that it is the outermost region's (lock: 0, offline;
+ * unlock: the region's mark), or a nested region's (RCULIST__RS_CXX_SITE()).
+ */
+#define RCULIST__RS_CXX_ANY    0
+#define RCULIST__RS_CXX_OUTER  1
+#define RCULIST__RS_CXX_NESTED 2
+
+/*
  * The lock, for C and C++ (<rculist/rcu.hpp>): first() is what a thread
  * rculist has not seen registered (bp: whose registry slot is null) calls
- * instead, qsbr() what qsbr does (C: nothing; C++: given the words).
+ * instead, qsbr() what qsbr does (C: nothing; C++: given the words,
+ * where sites are patched reached only in a thread whose reader counter
+ * is not positive: RCULIST__RS_CXX_SITE()).
  * other() (C++, where sites are patched) runs the paths a patched site
  * does not take, out of line: the slow path (before the patch) and mb's
  * fenced code (a store left unpatched), so that the compiler's inliner
  * sees the inline code small enough to inline std::scoped_lock's.
  */
-static inline __attribute__((always_inline)) void
-rculist__rs_read_lock(void (*first)(void),
-		      void (*qsbr_lock)(unsigned long off, unsigned long gpw),
-		      void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
+static inline __attribute__((always_inline)) void rculist__rs_read_lock(
+	void (*first)(void),
+	void (*qsbr_lock)(unsigned long off, unsigned long gpw, int known),
+	void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
 {
 	volatile unsigned long *ctr;
 	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
 
-	if (qsbr_lock) /* C++: qsbr's code out of the way of the others' */
+	if (qsbr_lock) { /* C++: qsbr's code out of the way of the others' */
+#if RCULIST__RS_PATCH
+		/*
+		 * qsbr: a thread online (the C API's) has nothing to do; one
+		 * offline goes online, one in a region nests.
+		 */
+		RCULIST__RS_CXX_SITE(0, memb, bp, fenced, slow, done, nested);
+		qsbr_lock(off, gpw, RCULIST__RS_CXX_OUTER);
+		return;
+#else
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
-	else
+#endif
+	} else {
 		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+	}
 memb:
 	RCULIST__RS_HOT;
 	rculist__rs_lock(off, gpw, 0, first);
@@ -544,7 +636,14 @@ slow:
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_lock(off, gpw);
+	qsbr_lock(off, gpw, RCULIST__RS_CXX_ANY);
+	return;
+#if RCULIST__RS_PATCH /* C++'s site's labels */
+nested:
+	RCULIST__RS_COLD;
+	qsbr_lock(off, gpw, RCULIST__RS_CXX_NESTED);
+done:;
+#endif
 }
 
 /*
@@ -569,23 +668,33 @@ rculist__read_lock_wrap(void) RCULIST_ACQUIRES_RCU RCULIST_NO_RCU_ANALYSIS
  * The unlock, for C and C++: qsbr() what qsbr does (C: nothing), other()
  * as the lock's.
  */
-static inline __attribute__((always_inline)) void
-rculist__rs_read_unlock(void (*qsbr_unlock)(unsigned long off, unsigned long gpw),
-			void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
+static inline __attribute__((always_inline)) void rculist__rs_read_unlock(
+	void (*qsbr_unlock)(unsigned long off, unsigned long gpw, int known),
+	void (*other)(void)) RCULIST_NO_RCU_ANALYSIS
 {
 	/*
-	 * The words before the site, as the lock reads them: the compiler
-	 * loads them once, out of a loop, for both.
+	 * The reader's word before the site, as the lock reads it (in a
+	 * loop the compiler loads the two once, out of it); the grace
+	 * period's where it is used: not loaded on qsbr's path in a function
+	 * of its own (memb's label hot, so that a loop still hoists it).
 	 */
-	unsigned long off = RCULIST__RS_WORD(reader), gpw = RCULIST__RS_WORD(gp);
-	unsigned long tmp, nv;
+	unsigned long off = RCULIST__RS_WORD(reader), gpw, tmp, nv;
 	volatile unsigned long *ctr;
 
-	if (qsbr_unlock)
+	if (qsbr_unlock) {
+#if RCULIST__RS_PATCH
+		RCULIST__RS_CXX_SITE(0xff, memb, bp, fenced, slow, done, nested);
+		qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp),
+			    RCULIST__RS_CXX_OUTER);
+		return;
+#else
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
-	else
+#endif
+	} else {
 		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+	}
 memb:
+	RCULIST__RS_HOT;
 	/*
 	 * With sys_membarrier the barriers are the compiler's only; the
 	 * futex is read first, the nesting tested only while a grace
@@ -593,6 +702,7 @@ memb:
 	 * barriers liburcu puts around the outermost unlock's store, before
 	 * the futex is read.
 	 */
+	gpw = RCULIST__RS_WORD(gp);
 	tmp = rculist__rs_get(off);
 	RCULIST__RS_BARRIER();
 	nv = tmp - 1;
@@ -618,6 +728,7 @@ fenced:
 		other();
 		return;
 	}
+	gpw = RCULIST__RS_WORD_HERE(gp);
 	tmp = rculist__rs_get(off);
 	if ((tmp & RCULIST__RS_NEST) == 1) {
 		rculist__rs_fenced_store(off, tmp - 1);
@@ -638,7 +749,14 @@ slow:
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_unlock(off, gpw);
+	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp), RCULIST__RS_CXX_ANY);
+	return;
+#if RCULIST__RS_PATCH /* C++'s site's labels */
+nested:
+	RCULIST__RS_COLD;
+	qsbr_unlock(off, 0, RCULIST__RS_CXX_NESTED);
+done:;
+#endif
 }
 
 static inline __attribute__((always_inline)) void

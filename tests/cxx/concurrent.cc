@@ -14,6 +14,12 @@
  *              its C section;
  *   nesting    a thread only C++ registered is in a section exactly while
  *              it holds its outermost region, however deep it nests;
+ *   sites      x86-64: each C++ site as the patch left it (qsbr: the
+ *              comparison of the reader counter; RCULIST_JUMP=off: as
+ *              compiled);
+ *   c-offline  a thread the C API registered: online, its regions leave
+ *              it online; offline, as a thread only C++ registered, and
+ *              offline again after its regions, holding nothing up;
  *   exit       threads that locked and exited hold nothing up;
  *   readers    readers walking a list and an hlist in range-for while
  *              updaters replace elements and retire the old ones through
@@ -30,6 +36,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -372,6 +379,103 @@ void test_nesting()
 	rculist::rcu_synchronize();
 }
 
+/*
+ * A thread the C API registered: online (qsbr), its regions change
+ * nothing, its own quiescent states covering them; taken offline, each
+ * outermost region is a section (nest_regions()) and the thread offline
+ * after it, holding no grace period up while it idles.
+ */
+void test_c_offline()
+{
+	step = "c-offline";
+	const bool qsbr = std::strcmp(rculist_flavor_name(), "qsbr") == 0;
+	std::mutex m;
+	std::condition_variable cv;
+	bool idle = false, release = false;
+	std::thread t([&] {
+		rculist_register_thread();
+		CHECK((rculist_read_ongoing() != 0) == qsbr);
+		{
+			std::scoped_lock lk(rculist::rcu_default_domain());
+			CHECK(rculist_read_ongoing());
+		}
+		CHECK((rculist_read_ongoing() != 0) == qsbr);
+		rculist_thread_offline();
+		nest_regions();
+		std::unique_lock<std::mutex> g(m);
+		idle = true;
+		cv.notify_all();
+		cv.wait(g, [&] { return release; });
+		g.unlock();
+		rculist_thread_online();
+		rculist_unregister_thread();
+	});
+	{
+		std::unique_lock<std::mutex> g(m);
+		cv.wait(g, [&] { return idle; });
+	}
+	rculist::rcu_synchronize(); /* bounded by the watchdog */
+	rculist::rcu_synchronize();
+	{
+		std::lock_guard<std::mutex> g(m);
+		release = true;
+	}
+	cv.notify_all();
+	t.join();
+}
+
+#if RCULIST__CXX_INLINE && RCULIST__RS_PATCH
+/*
+ * Every C++ site of this program (section rculist_cxx) as the loaded
+ * flavour's patch leaves it: under qsbr the comparison of the thread's
+ * reader counter (cmpq $0 or $-1, %fs:offset, the description's offset),
+ * under the other flavours a jump elsewhere than its slow path (a jmp, or
+ * a nop where the label follows); with RCULIST_JUMP=off still the jmp to
+ * its slow path, the steps above then run through it.
+ */
+void test_sites()
+{
+	step = "sites";
+	static const unsigned char cmp[] = { 0x64, 0x48, 0x83, 0x3c, 0x25 };
+	static const unsigned char nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	const char *mode = std::getenv("RCULIST_JUMP");
+	const bool off = mode && std::strstr(mode, "off");
+	const bool qsbr = std::strcmp(rculist_flavor_name(), "qsbr") == 0;
+	auto at = [](const int &field) {
+		return reinterpret_cast<const unsigned char *>(
+			reinterpret_cast<intptr_t>(&field) + field);
+	};
+
+	/* lock() and unlock(), inline and out of line (the slow paths'). */
+	CHECK(__stop_rculist_cxx - __start_rculist_cxx >= 4);
+	for (const rculist__cxx_site *s = __start_rculist_cxx;
+	     s < __stop_rculist_cxx; s++) {
+		const unsigned char *site = at(s->site);
+		int rel, disp;
+
+		std::memcpy(&rel, site + 1, sizeof(rel));
+		std::memcpy(&disp, site + 5, sizeof(disp));
+		const bool to_slow = site[0] == 0xe9 &&
+				     site + 5 + rel == at(s->slow);
+		CHECK(at(s->end) == site + RCULIST__RS_CXX_LEN);
+		if (off)
+			CHECK(to_slow);
+		else if (qsbr)
+			CHECK(!std::memcmp(site, cmp, sizeof(cmp)) &&
+			      disp == rculist__read_side_v2.reader &&
+			      (site[9] == 0 || site[9] == 0xff));
+		else
+			CHECK(!to_slow &&
+			      (site[0] == 0xe9 ||
+			       !std::memcmp(site, nop5, sizeof(nop5))));
+	}
+}
+#else
+void test_sites()
+{
+}
+#endif
+
 /* Threads that locked and exited: the library's exit hook unregistered them. */
 void test_exit()
 {
@@ -494,12 +598,16 @@ int main()
 	test_shape();
 	test_shared();
 	test_alloc();
+	test_sites();
 	alarm(10); /* a grace period takes microseconds here */
 	test_idle();
 	alarm(60);
 	test_c_registered(true);
 	test_c_registered(false);
 	test_nesting();
+	alarm(10);
+	test_c_offline();
+	alarm(60);
 	test_exit();
 	test_readers(secs);
 	std::lock_guard<std::mutex> g(quarantine_lock);

@@ -8,7 +8,9 @@
 #                       concurrent test (concurrent.cc, with shared.c:
 #                       a list shared with C) under g++ C++17 and clang++
 #                       C++20; each object linked
-#                       with every flavour and run; debug mode reporting
+#                       with every flavour and run (g++'s again with
+#                       RCULIST_JUMP=off: the C++ sites as compiled,
+#                       checked by its step sites); debug mode reporting
 #                       a walk outside a region (debug_walk.cc); clang
 #                       -Wthread-safety: misuse/*.cc each warned at its
 #                       marked line, the tests silent; README.md's C++
@@ -102,6 +104,10 @@ check-cxx-rcu: $(RCU_BINS) $(RCU_README_BINS) $(RCU_B)/thread-safety.ok ## <rcul
 	$(Q)cat $(RCU_B)/thread-safety.ok
 	$(Q)for t in $(RCU_BINS); do printf '   %-32s ' "$${t#$(RCU_B)/}"; \
 		out=$$(RCULIST_TEST_CONC_SECS=$(UNIT_CONC_SECS) $$t) || { echo "$$out"; echo "$$t failed" >&2; exit 1; }; \
+		echo "$$out" | tail -n 1; done
+	@# The concurrent test again with every site left as compiled (x86-64).
+	$(Q)for t in $(filter $(RCU_B)/g++-17/concurrent-%,$(RCU_BINS)); do printf '   %-32s ' "$${t#$(RCU_B)/} (off)"; \
+		out=$$(RCULIST_JUMP=off RCULIST_TEST_CONC_SECS=$(UNIT_CONC_SECS) $$t) || { echo "$$out"; echo "RCULIST_JUMP=off $$t failed" >&2; exit 1; }; \
 		echo "$$out" | tail -n 1; done
 	$(Q)for t in $(RCU_README_BINS); do printf '   %-32s ' "$${t#$(RCU_B)/}"; \
 		$$t | grep -x 'sum 0 after the retires' || { echo "$$t: README.md's example failed" >&2; exit 1; }; done
