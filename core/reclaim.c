@@ -57,9 +57,13 @@
  * rculist_rcu_barrier() takes every open batch, waits for hand-offs in
  * progress (each is a window: owner_seq odd, or sweeping set), then
  * takes every polled slot (a hand-off in progress may have filled one
- * with a batch it took before the barrier), runs the flavour's barrier
- * (every slot queued before is then DONE or freed), frees the DONE
- * slots, and waits for frees in progress.
+ * with a batch it took before the barrier), each state's under its
+ * sweep_lock, and waits for sweeps in progress: a sweep that took some
+ * first (the owner idle, or the barrier's caller between two windows)
+ * has then queued them on call_rcu before the flavour's barrier queues
+ * its callback.  It runs the flavour's barrier (every slot queued before
+ * is then DONE or freed), frees the DONE slots, and waits for frees in
+ * progress.
  *
  * Locks: registry_lock (the list of states, their owned flags, the
  * barrier's taking of open batches), then a state's sweep_lock (one
@@ -448,6 +452,19 @@ static void window_close(unsigned long *seq)
 	__atomic_add_fetch(seq, 1, __ATOMIC_RELEASE);
 }
 
+/*
+ * A barrier, after its take of @s's polled slots under sweep_lock: wait
+ * until a sweeper that took some of them first (it sets sweeping under
+ * that lock, before it takes) has queued them on call_rcu, before the
+ * flavour's barrier queues its own callback; else they would be freed
+ * after the barrier returns.
+ */
+static void wait_sweep(struct state *s)
+{
+	while (__atomic_load_n(&s->sweeping, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
 /* Wait until @s has no hand-off, sweep or free in progress. */
 static void wait_quiet(struct state *s)
 {
@@ -456,8 +473,7 @@ static void wait_quiet(struct state *s)
 	if (seq & 1)
 		while (__atomic_load_n(&s->owner_seq, __ATOMIC_ACQUIRE) == seq)
 			sched_yield();
-	while (__atomic_load_n(&s->sweeping, __ATOMIC_ACQUIRE))
-		sched_yield();
+	wait_sweep(s);
 }
 
 /* Move *@st from @from to CLAIMED: non-zero if this caller did. */
@@ -1039,13 +1055,20 @@ void rculist_rcu_barrier(void)
 		wait_quiet(s);
 	/* ... or put it in a polled slot, where it waits with the others. */
 	window_open(&me->owner_seq);
-	for (taken = NULL, s = all; s; s = s->next)
+	for (taken = NULL, s = all; s; s = s->next) {
+		/* After a sweeper's take, or before it: see wait_sweep(). */
+		pthread_mutex_lock(&s->sweep_lock);
 		taken = take_polled(s, taken);
+		pthread_mutex_unlock(&s->sweep_lock);
+	}
 	if (taken) {
 		rculist_synchronize_rcu();
 		free_blocks(taken);
 	}
 	window_close(&me->owner_seq);
+	/* Sweeps that took polled slots first: queued before our barrier. */
+	for (s = all; s; s = s->next)
+		wait_sweep(s);
 	/* Every slot queued before is now DONE, or freed by its callback. */
 	rculist__flavor_barrier();
 	window_open(&me->owner_seq);

@@ -341,3 +341,76 @@ Test(reclaim_polled, idle_or_exited_threads_polled_slots_freed_without_a_barrier
 		pl_idle_round(idle_blocks[b], 1);
 	}
 }
+
+/*
+ * A barrier against the sweep of an idle thread's polled slots: a
+ * thread fills polled slots, then idles; its probe goes round a grace
+ * period and sweeps them (takes them, then sends them through
+ * call_rcu) at some moment, and the test's barrier starts at another,
+ * moved round by round across the sweep's.  A sweep that took polled
+ * slots before the barrier's take and queued them after the flavour's
+ * barrier had queued its own callback left them to be freed after the
+ * barrier returned (seen in CI: 85536 blocks waiting after one barrier).
+ * Every block the thread queued before the barrier must be freed when it
+ * returns.  Planted in a scratch copy without the barrier's wait for
+ * sweeps: a 4 ms sleep in the barrier before its take of the polled
+ * slots (a preemption) and an 8 ms one between a sweep's take and its
+ * send fail it within 6 rounds, under bp and memb; with the wait, not.
+ */
+#define SW_ROUNDS    40
+#define SW_BLOCKS    3000
+#define SW_SPREAD_US 30000
+
+static struct {
+	int round; /* asked for by the test */
+	int done;  /* the last round whose blocks the thread queued */
+} sw;
+
+static void *sw_thread(void *arg)
+{
+	int r = 0, i;
+
+	(void)arg;
+	for (;;) {
+		while ((r = __atomic_load_n(&sw.round, __ATOMIC_ACQUIRE)) ==
+		       __atomic_load_n(&sw.done, __ATOMIC_RELAXED))
+			usleep(200);
+		if (r < 0)
+			return NULL;
+		for (i = 0; i < SW_BLOCKS; i++)
+			rculist_free_rcu(pl_new(i), rcu);
+		__atomic_store_n(&sw.done, r, __ATOMIC_RELEASE);
+	}
+}
+
+Test(reclaim_polled, barrier_frees_polled_slots_a_sweep_takes_beside_it)
+{
+	struct rculist__reclaim_stats st;
+	pthread_t tid;
+	double t0;
+	int r;
+
+	rculist_rcu_barrier();
+	cr_assert_eq(pthread_create(&tid, NULL, sw_thread, NULL), 0);
+	for (r = 1; r <= SW_ROUNDS; r++) {
+		__atomic_store_n(&sw.round, r, __ATOMIC_RELEASE);
+		t0 = pl_now();
+		while (__atomic_load_n(&sw.done, __ATOMIC_ACQUIRE) != r) {
+			cr_assert_lt(pl_now() - t0, PL_BOUND_MS / 1000.0,
+				     "no progress: the thread did not queue "
+				     "round %d's blocks in %d ms",
+				     r, PL_BOUND_MS);
+			usleep(200);
+		}
+		/* Its sweep comes a grace period or two later: cross it. */
+		usleep((useconds_t)(r * 7919 % SW_SPREAD_US));
+		rculist_rcu_barrier();
+		rculist__reclaim_get_stats(&st, 0);
+		cr_assert_eq(st.waiting, 0,
+			     "round %d: %lu blocks queued before the barrier "
+			     "wait after it (%lu handed off)",
+			     r, st.waiting, st.handed);
+	}
+	__atomic_store_n(&sw.round, -1, __ATOMIC_RELEASE);
+	cr_assert_eq(pthread_join(tid, NULL), 0);
+}
