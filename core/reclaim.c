@@ -55,7 +55,9 @@
  * bench-reclaim reports the peak).
  *
  * rculist_rcu_barrier() takes every open batch, waits for hand-offs in
- * progress (each is a window: owner_seq odd, or sweeping set), then
+ * progress (each is a window: owner_seq odd, or sweeping set; windows
+ * nest, only the outermost moves owner_seq: a callback run inside one
+ * may queue blocks and hand off), then
  * takes every polled slot (a hand-off in progress may have filled one
  * with a batch it took before the barrier), each state's under its
  * sweep_lock, and waits for sweeps in progress: a sweep that took some
@@ -441,15 +443,26 @@ static struct pending *run_calls(struct pending *p, unsigned long *ran)
 	return keep;
 }
 
-/* An owner's window: odd while open.  Only the owner writes it. */
+/*
+ * An owner's window: odd while open.  Only the owner writes it, and a
+ * thread opens windows on its own state only (self).  Windows nest: a
+ * callback run inside one (by a barrier, or the owner) may queue blocks
+ * and so hand off; only the outermost open and close move owner_seq,
+ * else the nested pair would show the window closed to wait_quiet()
+ * while the outer one still runs callbacks it took.
+ */
+static __thread unsigned int window_depth;
+
 static void window_open(unsigned long *seq)
 {
-	__atomic_add_fetch(seq, 1, __ATOMIC_SEQ_CST);
+	if (!window_depth++)
+		__atomic_add_fetch(seq, 1, __ATOMIC_SEQ_CST);
 }
 
 static void window_close(unsigned long *seq)
 {
-	__atomic_add_fetch(seq, 1, __ATOMIC_RELEASE);
+	if (!--window_depth)
+		__atomic_add_fetch(seq, 1, __ATOMIC_RELEASE);
 }
 
 /*
