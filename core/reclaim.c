@@ -143,7 +143,7 @@ static unsigned long local_slots = LOCAL; /* rculist__reclaim_set_local() */
 
 /* A queued block's rcu_head, reused while the block waits. */
 struct pending {
-	uintptr_t link; /* the next block, | CALL if this one is a callback */
+	uintptr_t link; /* the next block, | CALL (| HERE) for a callback */
 	union {
 		size_t offset;			     /* rculist_free_rcu() */
 		void (*func)(struct rcu_head *head); /* rculist_call_rcu() */
@@ -151,20 +151,37 @@ struct pending {
 };
 
 #define CALL ((uintptr_t)1)
+/* With CALL: the queueing thread may run it (rculist__retire_rcu()). */
+#define HERE ((uintptr_t)2)
+#define KIND (CALL | HERE)
 
 _Static_assert(sizeof(struct pending) <= sizeof(struct rcu_head) &&
-		       _Alignof(struct rcu_head) >= 2,
-	       "a pending block reuses its rcu_head, link bit 0 free");
+		       _Alignof(struct rcu_head) >= 4,
+	       "a pending block reuses its rcu_head, link bits 0-1 free");
+
+/*
+ * A batch's callbacks (struct state's calls): those that run in a helper
+ * thread only (rculist_call_rcu()) in the low 32 bits, those that its
+ * owner may run (HERE) counted by HERE_ONE; a batch with none of the
+ * first may wait in a polled slot.
+ */
+#define HERE_ONE	   ((uint64_t)1 << 32)
+#define HELPER_ONLY(calls) ((uint32_t)(calls))
+
+static inline uint64_t call_weight(uintptr_t kind)
+{
+	return !(kind & CALL) ? 0 : (kind & HERE) ? HERE_ONE : 1;
+}
 
 static struct pending *next_of(const struct pending *p)
 {
-	return (struct pending *)(p->link & ~CALL);
+	return (struct pending *)(p->link & ~KIND);
 }
 
 /* Link @p to @next, keeping @p's kind. */
 static void set_next(struct pending *p, const struct pending *next)
 {
-	p->link = (uintptr_t)next | (p->link & CALL);
+	p->link = (uintptr_t)next | (p->link & KIND);
 }
 
 /* Taken by another thread: the owner's count restarts. */
@@ -199,6 +216,7 @@ struct polled {
 	unsigned long cookie; /* the owner's: a ticket of core/gp.c */
 	uint64_t since;	      /* CLOCK_MONOTONIC ns when handed off (stats) */
 	int st;		      /* enum slot_state */
+	int has_calls;	      /* HERE callbacks among blocks */
 };
 
 struct state {
@@ -206,10 +224,11 @@ struct state {
 	struct pending *open;	 /* pushed by CAS, taken by exchange */
 	unsigned long count;	 /* blocks in open, as the owner knows */
 	unsigned long owner_seq; /* odd while the owner hands off */
-	unsigned long calls;	 /* callbacks in open, as the owner knows */
+	uint64_t calls;		 /* callbacks in open, weighed: call_weight() */
 	unsigned long queued;	 /* blocks ever queued here (the owner) */
 	unsigned long published; /* of queued, added to pub_pending */
 	unsigned long npolled;	 /* polled slots the owner may find POLLED */
+	unsigned long fills;	 /* polled slots the owner ever filled */
 	/* Written by others. */
 	unsigned long inflight; /* slots on call_rcu, not yet called back */
 	int sweeping;		/* a sweeper between taking and sending */
@@ -346,14 +365,15 @@ static int real(const struct pending *list)
 	return list && list != STOLEN;
 }
 
-/* Blocks in @p; *@calls (if given) gets how many are callbacks. */
-static unsigned long count_blocks(const struct pending *p, unsigned long *calls)
+/* Blocks in @p; *@calls (if given) gets its callbacks, weighed. */
+static unsigned long count_blocks(const struct pending *p, uint64_t *calls)
 {
-	unsigned long n = 0, c = 0;
+	unsigned long n = 0;
+	uint64_t c = 0;
 
 	for (; p; p = next_of(p)) {
 		n++;
-		c += p->link & CALL;
+		c += call_weight(p->link & KIND);
 	}
 	if (calls)
 		*calls = c;
@@ -529,7 +549,7 @@ static struct pending *splice(struct pending *to, struct pending *list)
  */
 static void claim_polled(struct state *s, unsigned long budget)
 {
-	unsigned long done, left = 0;
+	unsigned long done, left = 0, fills = s->fills;
 	struct polled *lp, *got[CHAINS];
 	struct pending *list[CHAINS];
 	int k = 0, i;
@@ -547,9 +567,20 @@ static void claim_polled(struct state *s, unsigned long budget)
 			left++;
 			continue;
 		}
+		budget--;
+		if (lp->has_calls) {
+			/*
+			 * Its callbacks run here, in the window: one that
+			 * queues blocks may hand off, nested (it may fill
+			 * polled slots: counted by fills).
+			 */
+			__atomic_add_fetch(&polled_freed, free_blocks(lp->blocks),
+					   __ATOMIC_RELAXED);
+			__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
+			continue;
+		}
 		got[k] = lp;
 		list[k++] = lp->blocks;
-		budget--;
 		if (k < CHAINS && budget && lp + 1 < s->local + LOCAL)
 			continue;
 		__atomic_add_fetch(&polled_freed, free_chains(list, k),
@@ -566,7 +597,8 @@ static void claim_polled(struct state *s, unsigned long budget)
 			__atomic_store_n(&got[i]->st, SLOT_FREE,
 					 __ATOMIC_RELEASE);
 	}
-	s->npolled = left;
+	/* Slots a nested hand-off filled meanwhile (some twice: no harm). */
+	s->npolled = left + (s->fills - fills);
 }
 
 /*
@@ -745,7 +777,7 @@ static int hand_off_polled(struct state *s)
 	unsigned int waiting = 1;
 	int st;
 
-	if (s->calls)
+	if (HELPER_ONLY(s->calls))
 		return 0;
 	for (lp = s->local; lp < s->local + n && lp < s->local + LOCAL; lp++) {
 		st = __atomic_load_n(&lp->st, __ATOMIC_RELAXED);
@@ -765,6 +797,8 @@ static int hand_off_polled(struct state *s)
 	lp = use;
 	list = __atomic_exchange_n(&s->open, NULL, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
+	lp->has_calls = s->calls != 0;
+	s->calls = 0;
 	if (!real(list)) {
 		__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
 		return 1;
@@ -777,6 +811,7 @@ static int hand_off_polled(struct state *s)
 			     rculist_get_state_synchronize_rcu().seq;
 	__atomic_store_n(&lp->st, SLOT_POLLED, __ATOMIC_SEQ_CST);
 	s->npolled++;
+	s->fills++;
 	return 1;
 }
 
@@ -794,7 +829,8 @@ static void hand_off(struct state *s, unsigned long budget, int local)
 {
 	struct slot *sl, *use = NULL;
 	struct pending *list;
-	unsigned long n, calls;
+	unsigned long n;
+	uint64_t calls;
 	int free_st, sent = 0;
 
 	publish(s);
@@ -1005,7 +1041,7 @@ static inline void enqueue(struct pending *p, uintptr_t kind)
 					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	n = old == STOLEN ? 1 : s->count + 1;
 	__atomic_store_n(&s->count, n, __ATOMIC_RELAXED);
-	s->calls = (old == STOLEN ? 0 : s->calls) + kind;
+	s->calls = (old == STOLEN ? 0 : s->calls) + call_weight(kind);
 	__atomic_store_n(&s->queued, s->queued + 1, __ATOMIC_RELAXED);
 	/* The push, then the load of inflight: see slot_done(). */
 	if (s->queued - s->published >= RETRY || (n >= BATCH && !(n % RETRY)) ||
@@ -1035,6 +1071,15 @@ void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head)
 
 	p->u.func = func;
 	enqueue(p, CALL);
+}
+
+void rculist__retire_rcu(struct rcu_head *head,
+			 void (*func)(struct rcu_head *head))
+{
+	struct pending *p = (struct pending *)(void *)head;
+
+	p->u.func = func;
+	enqueue(p, CALL | HERE);
 }
 
 void rculist_rcu_barrier(void)

@@ -29,6 +29,7 @@ TestSuite(reclaim_nested, .timeout = 60);
 #define NE_DEAD	    0xdeadUL
 #define NE_SECONDS  1.0
 #define NE_BARRIERS 50 /* at least, and NE_SECONDS at least */
+#define NE_BOUND_S  10.0
 
 struct ne_obj {
 	unsigned long magic; /* NE_LIVE until its callback frees it */
@@ -38,8 +39,12 @@ struct ne_obj {
 static struct {
 	unsigned long made_outer, ran_outer, made_inner, ran_inner;
 	unsigned long bad; /* callbacks that found their object not live */
+	unsigned long ran_by_updater; /* outer callbacks run by their queuer */
 	int stop;
+	/* rculist_call_rcu(), or the C++ retire's rculist__retire_rcu() */
+	void (*queue)(struct rcu_head *head, void (*func)(struct rcu_head *));
 } ne;
+static __thread int ne_is_updater;
 
 static struct ne_obj *ne_new(void)
 {
@@ -72,8 +77,10 @@ static void ne_outer(struct rcu_head *head)
 	struct ne_obj *inner = ne_new();
 
 	__atomic_fetch_add(&ne.made_inner, 1, __ATOMIC_RELAXED);
-	rculist_call_rcu(&inner->rcu, ne_inner);
+	ne.queue(&inner->rcu, ne_inner);
 	ne_retire(head);
+	if (ne_is_updater)
+		__atomic_fetch_add(&ne.ran_by_updater, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&ne.ran_outer, 1, __ATOMIC_RELEASE);
 }
 
@@ -82,11 +89,12 @@ static void *ne_updater(void *arg)
 	unsigned long n = 0;
 
 	(void)arg;
+	ne_is_updater = 1;
 	rculist_register_thread();
 	while (!__atomic_load_n(&ne.stop, __ATOMIC_RELAXED)) {
 		struct ne_obj *o = ne_new();
 
-		rculist_call_rcu(&o->rcu, ne_outer);
+		ne.queue(&o->rcu, ne_outer);
 		/* Counted once queued: a barrier that reads it waits for it. */
 		__atomic_store_n(&ne.made_outer, ++n, __ATOMIC_RELEASE);
 		rculist_quiescent_state();
@@ -105,15 +113,27 @@ static double ne_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-Test(reclaim_nested, barrier_waits_for_callbacks_that_queue_callbacks)
+/*
+ * @by_updater: outer callbacks the updater must have run itself (the
+ * retire's, from its polled slots, nested hand-offs inside its window),
+ * within NE_BOUND_S.
+ */
+static void ne_run(unsigned long by_updater)
 {
 	unsigned long barriers = 0, before, after;
-	double end = ne_now() + NE_SECONDS;
+	double t0 = ne_now(), end = t0 + NE_SECONDS;
 	pthread_t upd;
 
 	rculist_register_thread();
 	cr_assert_eq(pthread_create(&upd, NULL, ne_updater, NULL), 0);
-	while (barriers < NE_BARRIERS || ne_now() < end) {
+	while (barriers < NE_BARRIERS || ne_now() < end ||
+	       __atomic_load_n(&ne.ran_by_updater, __ATOMIC_RELAXED) <
+		       by_updater) {
+		cr_assert_lt(ne_now() - t0, NE_SECONDS + NE_BOUND_S,
+			     "no progress: the updater ran %lu of the %lu "
+			     "outer callbacks wanted in %g s",
+			     ne.ran_by_updater, by_updater,
+			     NE_SECONDS + NE_BOUND_S);
 		before = __atomic_load_n(&ne.made_outer, __ATOMIC_ACQUIRE);
 		rculist_rcu_barrier();
 		after = __atomic_load_n(&ne.ran_outer, __ATOMIC_ACQUIRE);
@@ -136,7 +156,27 @@ Test(reclaim_nested, barrier_waits_for_callbacks_that_queue_callbacks)
 	cr_assert_eq(ne.bad, 0, "%lu callbacks found their object freed", ne.bad);
 	cr_assert_gt(ne.made_outer, 1000, "the updater queued only %lu",
 		     ne.made_outer);
+	cr_log_info("%lu outer callbacks, %lu run by the updater itself",
+		    ne.made_outer, ne.ran_by_updater);
 	rculist_unregister_thread();
+}
+
+/* rculist_call_rcu(): callbacks run in helper threads and barriers. */
+Test(reclaim_nested, barrier_waits_for_callbacks_that_queue_callbacks)
+{
+	ne.queue = rculist_call_rcu;
+	ne_run(0);
+}
+
+/*
+ * C++'s retire (rculist__retire_rcu()): most outer callbacks run in the
+ * updater, from its polled slots, inside its hand-off window, and each
+ * queues an inner one there (a nested hand-off).
+ */
+Test(reclaim_nested, barrier_waits_for_retires_that_retire)
+{
+	ne.queue = rculist__retire_rcu;
+	ne_run(1000);
 }
 
 /*
