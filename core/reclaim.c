@@ -11,15 +11,18 @@
  * callback serves RCULIST__RECLAIM_BATCH blocks, and no callback has to
  * find a block's offset: the slot records the blocks.
  *
- * A batch of free_rcu blocks only (no callback among them) goes first to
- * one of the thread's LOCAL polled slots, with a cookie of
+ * A batch of free_rcu blocks and retire callbacks only (no callback of
+ * rculist_call_rcu() among them) goes first to one of the thread's LOCAL
+ * polled slots, with a cookie of
  * rculist_start_poll_synchronize_rcu(), whose thread (core/poll.c) ends
  * the grace period tens of microseconds later where call_rcu's worker
  * takes 10 ms; the owner frees the polled slots whose cookie is satisfied
  * at its hand-offs, FREE_BUDGET at most each time, in its own thread:
- * blocks still in its caches, back to its own malloc cache.  With every
- * polled slot waiting, or callbacks in the batch, the batch goes through
- * a slot and call_rcu as follows.
+ * blocks still in its caches, back to its own malloc cache; it runs the
+ * retire callbacks there too, inside its window, where one that queues
+ * more hands off again, nested.  With every polled slot waiting, or
+ * rculist_call_rcu() callbacks in the batch, the batch goes through a
+ * slot and call_rcu as follows.
  *
  * A slot's callback, after its grace period, marks it DONE; the owner
  * frees the DONE batches itself at its next hand-off, in the thread that
@@ -79,7 +82,10 @@
  * (bit 0 of the link marks it, func in the second word): a slot's
  * callback runs the callbacks of its batch, in liburcu's call_rcu thread,
  * before it marks the slot DONE; so call_rcu and free_rcu blocks share
- * the batches, the counts and the limit.
+ * the batches, the counts and the limit.  rculist__retire_rcu() (C++'s
+ * retire, which C++26 lets run the deleters it scheduled) queues a
+ * callback with bit 1 set too (HERE): one its owner may run itself, so
+ * its batch may wait in a polled slot.
  *
  * Counting (rculist_reclaim_get_stats()): each state counts the blocks
  * ever queued there (queued, written by its owner only); completed counts
