@@ -8,10 +8,12 @@
  *
  * The concurrent test: one updater (the test's thread) replaces random
  * elements of a list flat out and retires the old ones with
- * rculist_free_rcu() only (a batch with a callback in it does not go to
- * a polled slot), so that its batches go through the polled slots; two
- * reader threads walk the list and check every element they reach.  A
- * freed element is poisoned by glibc's free(), which writes its own links
+ * rculist_free_rcu() only, or C++'s retire only (rculist__retire_rcu(),
+ * its deleter freeing; a batch with an rculist_call_rcu() callback in it
+ * does not go to a polled slot), so that its batches go through the
+ * polled slots; two reader threads walk the list and check every
+ * element they reach.
+ * A freed element is poisoned by glibc's free(), which writes its own links
  * over the first two words (the magic and the key): a reader that reads
  * an element freed too early sees the magic gone; one whose element was
  * freed and reused by malloc() sees the key or the payload change between
@@ -180,7 +182,14 @@ static void pl_check_shape(void)
  *         readers never having seen one freed; most of the frees made by
  *         the updater itself from its polled slots.
  */
-Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
+/* A retire's deleter (C++'s, through rculist__retire_rcu()): free. */
+static void pl_delete(struct rcu_head *head)
+{
+	free(rculist__container_of(head, struct pl_elem, rcu));
+}
+
+/* @retire: through rculist__retire_rcu(), else rculist_free_rcu(). */
+static void pl_concurrent(int retire)
 {
 	struct rculist__reclaim_stats before = pl_stats(), after;
 	double secs = test_env_number("RCULIST_TEST_CONC_SECS", 0.2, 0.05, 3600);
@@ -217,7 +226,10 @@ Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
 		e = pl_new(key++);
 		cds_list_replace_rcu(&old->link, &e->link);
 		elems[i] = e;
-		rculist_free_rcu(old, rcu);
+		if (retire)
+			rculist__retire_rcu(&old->rcu, pl_delete);
+		else
+			rculist_free_rcu(old, rcu);
 		if (++replaced % 256)
 			continue;
 		now = pl_now();
@@ -265,6 +277,20 @@ Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
 	}
 	for (i = 0; i < PL_LEN; i++)
 		free(elems[i]);
+}
+
+Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
+{
+	pl_concurrent(0);
+}
+
+/*
+ * The same with C++'s retire: its deleters wait in the polled slots too,
+ * and the updater runs them itself once their grace period has ended.
+ */
+Test(reclaim_polled, owner_runs_polled_retires_while_readers_check)
+{
+	pl_concurrent(1);
 }
 
 /*
