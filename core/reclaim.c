@@ -282,6 +282,12 @@ static uint64_t last_trim; /* CLOCK_MONOTONIC ns */
 
 /* The calling thread runs callbacks or frees blocks: never throttled. */
 static __thread int reclaiming;
+/*
+ * The calling thread is in thread_exit(): it runs no retire callback (a
+ * C++ deleter would run after the thread's thread_local objects were
+ * destroyed); its sweep runs them in call_rcu's worker.
+ */
+static __thread int exiting;
 
 static uint64_t now_ns(void)
 {
@@ -568,8 +574,9 @@ static void claim_polled(struct state *s, unsigned long budget)
 		/* The owner wrote the cookie: no other thread writes it. */
 		if (__atomic_load_n(&lp->st, __ATOMIC_RELAXED) != SLOT_POLLED)
 			continue;
+		/* has_calls too: the owner wrote it, none else does. */
 		if (!budget || !rculist__seq_after(done, lp->cookie) ||
-		    !claim(&lp->st, SLOT_POLLED)) {
+		    (exiting && lp->has_calls) || !claim(&lp->st, SLOT_POLLED)) {
 			left++;
 			continue;
 		}
@@ -891,6 +898,7 @@ static void thread_exit(void *arg)
 {
 	struct state *s = arg;
 
+	exiting = 1;
 	/* Until its open batch is sent, or will be by a sweep. */
 	for (;;) {
 		hand_off(s, ~0UL, 0);
@@ -904,6 +912,7 @@ static void thread_exit(void *arg)
 	pthread_mutex_unlock(&registry_lock);
 	if (self == s)
 		self = NULL;
+	exiting = 0;
 }
 
 static void exit_key_create(void)

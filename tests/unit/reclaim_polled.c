@@ -182,9 +182,15 @@ static void pl_check_shape(void)
  *         readers never having seen one freed; most of the frees made by
  *         the updater itself from its polled slots.
  */
+/* A thread past its last retire (pl_idle_thread()): exiting, or idle. */
+static __thread int pl_done_retiring;
+static unsigned long pl_deleted_late; /* deleters run by such a thread */
+
 /* A retire's deleter (C++'s, through rculist__retire_rcu()): free. */
 static void pl_delete(struct rcu_head *head)
 {
+	if (pl_done_retiring)
+		__atomic_add_fetch(&pl_deleted_late, 1, __ATOMIC_RELAXED);
 	free(rculist__container_of(head, struct pl_elem, rcu));
 }
 
@@ -298,12 +304,15 @@ Test(reclaim_polled, owner_runs_polled_retires_while_readers_check)
  * called, yet every block is freed within a bound (the probe it sent
  * itself, then the sweep of its polled slots through call_rcu).  One
  * block (its polled slot the only thing the thread has waiting: only
- * the thread's own probe finds it), and several batches.
+ * the thread's own probe finds it), and several batches; of free_rcu
+ * blocks, then of retires (an exiting thread runs none of their deleters
+ * itself: its sweep does).
  */
 static const long idle_blocks[] = { 1, 1000 };
 
 static struct {
 	int leave;
+	int retire; /* through rculist__retire_rcu() */
 	long blocks;
 } idle;
 
@@ -314,8 +323,15 @@ static void *pl_idle_thread(void *arg)
 
 	for (i = 0; i < idle.blocks; i++) {
 		e = pl_new(i);
-		rculist_free_rcu(e, rcu);
+		if (idle.retire)
+			rculist__retire_rcu(&e->rcu, pl_delete);
+		else
+			rculist_free_rcu(e, rcu);
 	}
+	pl_done_retiring = 1;
+	/* The grace period of its polled slots ends before it exits. */
+	if (exit_at_once)
+		rculist_cond_synchronize_rcu(rculist_start_poll_synchronize_rcu());
 	while (!exit_at_once && !__atomic_load_n(&idle.leave, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	return NULL;
@@ -362,10 +378,17 @@ Test(reclaim_polled, idle_or_exited_threads_polled_slots_freed_without_a_barrier
 
 	/* Settle what other starts left: nothing of ours waits now. */
 	rculist_rcu_barrier();
-	for (b = 0; b < sizeof(idle_blocks) / sizeof(idle_blocks[0]); b++) {
-		pl_idle_round(idle_blocks[b], 0);
-		pl_idle_round(idle_blocks[b], 1);
+	for (idle.retire = 0; idle.retire < 2; idle.retire++) {
+		for (b = 0; b < sizeof(idle_blocks) / sizeof(idle_blocks[0]);
+		     b++) {
+			pl_idle_round(idle_blocks[b], 0);
+			pl_idle_round(idle_blocks[b], 1);
+		}
 	}
+	cr_assert_eq(pl_deleted_late, 0,
+		     "%lu deleters run by their thread after its last retire "
+		     "(at its exit)",
+		     pl_deleted_late);
 }
 
 /*
