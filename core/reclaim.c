@@ -418,10 +418,11 @@ static unsigned long free_blocks(struct pending *p)
 }
 
 /*
- * Free the free_rcu blocks (no callback among them) of @k lists, a block
- * of each in turn: each block's link is a load that may miss the cache;
+ * Free the blocks and run the (retire) callbacks of @k lists, a block of
+ * each in turn: each block's link is a load that may miss the cache;
  * prefetched as soon as its address is known, it overlaps with the
- * frees of the other chains' blocks.  Returns how many.
+ * frees of the other chains' blocks.  A callback may queue blocks and
+ * hand off, nested: the lists are this call's alone.  Returns how many.
  */
 static unsigned long free_chains(struct pending **list, int k)
 {
@@ -442,7 +443,10 @@ static unsigned long free_chains(struct pending **list, int k)
 			list[i] = next_of(p);
 			/* Used after the other chains' frees: by then here. */
 			__builtin_prefetch(list[i]);
-			free((char *)p - p->u.offset);
+			if (p->link & CALL)
+				p->u.func((struct rcu_head *)(void *)p);
+			else
+				free((char *)p - p->u.offset);
 			n++;
 			live++;
 		}
@@ -581,17 +585,7 @@ static void claim_polled(struct state *s, unsigned long budget)
 			continue;
 		}
 		budget--;
-		if (lp->has_calls) {
-			/*
-			 * Its callbacks run here, in the window: one that
-			 * queues blocks may hand off, nested (it may fill
-			 * polled slots: counted by fills).
-			 */
-			__atomic_add_fetch(&polled_freed, free_blocks(lp->blocks),
-					   __ATOMIC_RELAXED);
-			__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
-			continue;
-		}
+		/* Retire callbacks run in the window (nested hand-offs). */
 		got[k] = lp;
 		list[k++] = lp->blocks;
 		if (k < CHAINS && budget && lp + 1 < s->local + LOCAL)
