@@ -404,7 +404,8 @@ Test(reclaim_polled, idle_or_exited_threads_polled_slots_freed_without_a_barrier
  * returns.  Planted in a scratch copy without the barrier's wait for
  * sweeps: a 4 ms sleep in the barrier before its take of the polled
  * slots (a preemption) and an 8 ms one between a sweep's take and its
- * send fail it within 6 rounds, under bp and memb; with the wait, not.
+ * send fail it (5 of 6 runs, memb and bp, at rounds 1 to 21); with the
+ * wait and the same sleeps, 0 of 8.
  */
 #define SW_ROUNDS    40
 #define SW_BLOCKS    3000
