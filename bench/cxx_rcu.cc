@@ -166,7 +166,13 @@ int main(int argc, char **argv)
 	}
 	long calls = argc > 1 ? std::atol(argv[1]) : 1000000;
 	for (const op &o : ops) {
-		long n = o.reclaims ? calls / 4 : calls * 10;
+		/*
+		 * Reclamation: 4x CALLS objects, so that the final barrier
+		 * (one or more of liburcu's 10 ms call_rcu naps) weighs a few
+		 * ns per object, not tens (with CALLS / 4 the rows were
+		 * multiples of 40 ns: naps, not the calls).
+		 */
+		long n = o.reclaims ? calls * 4 : calls * 10;
 		double ns = run_op(o, n / 10, n);
 
 		std::printf("cxx flavor=%s op=%s ns=%.2f calls=%ld\n",

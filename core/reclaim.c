@@ -11,15 +11,18 @@
  * callback serves RCULIST__RECLAIM_BATCH blocks, and no callback has to
  * find a block's offset: the slot records the blocks.
  *
- * A batch of free_rcu blocks only (no callback among them) goes first to
- * one of the thread's LOCAL polled slots, with a cookie of
+ * A batch of free_rcu blocks and retire callbacks only (no callback of
+ * rculist_call_rcu() among them) goes first to one of the thread's LOCAL
+ * polled slots, with a cookie of
  * rculist_start_poll_synchronize_rcu(), whose thread (core/poll.c) ends
  * the grace period tens of microseconds later where call_rcu's worker
  * takes 10 ms; the owner frees the polled slots whose cookie is satisfied
  * at its hand-offs, FREE_BUDGET at most each time, in its own thread:
- * blocks still in its caches, back to its own malloc cache.  With every
- * polled slot waiting, or callbacks in the batch, the batch goes through
- * a slot and call_rcu as follows.
+ * blocks still in its caches, back to its own malloc cache; it runs the
+ * retire callbacks there too, inside its window, where one that queues
+ * more hands off again, nested.  With every polled slot waiting, or
+ * rculist_call_rcu() callbacks in the batch, the batch goes through a
+ * slot and call_rcu as follows.
  *
  * A slot's callback, after its grace period, marks it DONE; the owner
  * frees the DONE batches itself at its next hand-off, in the thread that
@@ -55,11 +58,17 @@
  * bench-reclaim reports the peak).
  *
  * rculist_rcu_barrier() takes every open batch, waits for hand-offs in
- * progress (each is a window: owner_seq odd, or sweeping set), then
+ * progress (each is a window: owner_seq odd, or sweeping set; windows
+ * nest, only the outermost moves owner_seq: a callback run inside one
+ * may queue blocks and hand off), then
  * takes every polled slot (a hand-off in progress may have filled one
- * with a batch it took before the barrier), runs the flavour's barrier
- * (every slot queued before is then DONE or freed), frees the DONE
- * slots, and waits for frees in progress.
+ * with a batch it took before the barrier), each state's under its
+ * sweep_lock, and waits for sweeps in progress: a sweep that took some
+ * first (the owner idle, or the barrier's caller between two windows)
+ * has then queued them on call_rcu before the flavour's barrier queues
+ * its callback.  It runs the flavour's barrier (every slot queued before
+ * is then DONE or freed), frees the DONE slots, and waits for frees in
+ * progress.
  *
  * Locks: registry_lock (the list of states, their owned flags, the
  * barrier's taking of open batches), then a state's sweep_lock (one
@@ -73,7 +82,10 @@
  * (bit 0 of the link marks it, func in the second word): a slot's
  * callback runs the callbacks of its batch, in liburcu's call_rcu thread,
  * before it marks the slot DONE; so call_rcu and free_rcu blocks share
- * the batches, the counts and the limit.
+ * the batches, the counts and the limit.  rculist__retire_rcu() (C++'s
+ * retire, which C++26 lets run the deleters it scheduled) queues a
+ * callback with bit 1 set too (HERE): one its owner may run itself, so
+ * its batch may wait in a polled slot.
  *
  * Counting (rculist_reclaim_get_stats()): each state counts the blocks
  * ever queued there (queued, written by its owner only); completed counts
@@ -137,7 +149,7 @@ static unsigned long local_slots = LOCAL; /* rculist__reclaim_set_local() */
 
 /* A queued block's rcu_head, reused while the block waits. */
 struct pending {
-	uintptr_t link; /* the next block, | CALL if this one is a callback */
+	uintptr_t link; /* the next block, | CALL (| HERE) for a callback */
 	union {
 		size_t offset;			     /* rculist_free_rcu() */
 		void (*func)(struct rcu_head *head); /* rculist_call_rcu() */
@@ -145,20 +157,37 @@ struct pending {
 };
 
 #define CALL ((uintptr_t)1)
+/* With CALL: the queueing thread may run it (rculist__retire_rcu()). */
+#define HERE ((uintptr_t)2)
+#define KIND (CALL | HERE)
 
 _Static_assert(sizeof(struct pending) <= sizeof(struct rcu_head) &&
-		       _Alignof(struct rcu_head) >= 2,
-	       "a pending block reuses its rcu_head, link bit 0 free");
+		       _Alignof(struct rcu_head) >= 4,
+	       "a pending block reuses its rcu_head, link bits 0-1 free");
+
+/*
+ * A batch's callbacks (struct state's calls): those that run in a helper
+ * thread only (rculist_call_rcu()) in the low 32 bits, those that its
+ * owner may run (HERE) counted by HERE_ONE; a batch with none of the
+ * first may wait in a polled slot.
+ */
+#define HERE_ONE	   ((uint64_t)1 << 32)
+#define HELPER_ONLY(calls) ((uint32_t)(calls))
+
+static inline uint64_t call_weight(uintptr_t kind)
+{
+	return !(kind & CALL) ? 0 : (kind & HERE) ? HERE_ONE : 1;
+}
 
 static struct pending *next_of(const struct pending *p)
 {
-	return (struct pending *)(p->link & ~CALL);
+	return (struct pending *)(p->link & ~KIND);
 }
 
 /* Link @p to @next, keeping @p's kind. */
 static void set_next(struct pending *p, const struct pending *next)
 {
-	p->link = (uintptr_t)next | (p->link & CALL);
+	p->link = (uintptr_t)next | (p->link & KIND);
 }
 
 /* Taken by another thread: the owner's count restarts. */
@@ -193,6 +222,7 @@ struct polled {
 	unsigned long cookie; /* the owner's: a ticket of core/gp.c */
 	uint64_t since;	      /* CLOCK_MONOTONIC ns when handed off (stats) */
 	int st;		      /* enum slot_state */
+	int has_calls;	      /* HERE callbacks among blocks */
 };
 
 struct state {
@@ -200,10 +230,11 @@ struct state {
 	struct pending *open;	 /* pushed by CAS, taken by exchange */
 	unsigned long count;	 /* blocks in open, as the owner knows */
 	unsigned long owner_seq; /* odd while the owner hands off */
-	unsigned long calls;	 /* callbacks in open, as the owner knows */
+	uint64_t calls;		 /* callbacks in open, weighed: call_weight() */
 	unsigned long queued;	 /* blocks ever queued here (the owner) */
 	unsigned long published; /* of queued, added to pub_pending */
 	unsigned long npolled;	 /* polled slots the owner may find POLLED */
+	unsigned long fills;	 /* polled slots the owner ever filled */
 	/* Written by others. */
 	unsigned long inflight; /* slots on call_rcu, not yet called back */
 	int sweeping;		/* a sweeper between taking and sending */
@@ -251,6 +282,12 @@ static uint64_t last_trim; /* CLOCK_MONOTONIC ns */
 
 /* The calling thread runs callbacks or frees blocks: never throttled. */
 static __thread int reclaiming;
+/*
+ * The calling thread is in thread_exit(): it runs no retire callback (a
+ * C++ deleter would run after the thread's thread_local objects were
+ * destroyed); its sweep runs them in call_rcu's worker.
+ */
+static __thread int exiting;
 
 static uint64_t now_ns(void)
 {
@@ -340,14 +377,15 @@ static int real(const struct pending *list)
 	return list && list != STOLEN;
 }
 
-/* Blocks in @p; *@calls (if given) gets how many are callbacks. */
-static unsigned long count_blocks(const struct pending *p, unsigned long *calls)
+/* Blocks in @p; *@calls (if given) gets its callbacks, weighed. */
+static unsigned long count_blocks(const struct pending *p, uint64_t *calls)
 {
-	unsigned long n = 0, c = 0;
+	unsigned long n = 0;
+	uint64_t c = 0;
 
 	for (; p; p = next_of(p)) {
 		n++;
-		c += p->link & CALL;
+		c += call_weight(p->link & KIND);
 	}
 	if (calls)
 		*calls = c;
@@ -380,10 +418,11 @@ static unsigned long free_blocks(struct pending *p)
 }
 
 /*
- * Free the free_rcu blocks (no callback among them) of @k lists, a block
- * of each in turn: each block's link is a load that may miss the cache;
+ * Free the blocks and run the (retire) callbacks of @k lists, a block of
+ * each in turn: each block's link is a load that may miss the cache;
  * prefetched as soon as its address is known, it overlaps with the
- * frees of the other chains' blocks.  Returns how many.
+ * frees of the other chains' blocks.  A callback may queue blocks and
+ * hand off, nested: the lists are this call's alone.  Returns how many.
  */
 static unsigned long free_chains(struct pending **list, int k)
 {
@@ -404,7 +443,10 @@ static unsigned long free_chains(struct pending **list, int k)
 			list[i] = next_of(p);
 			/* Used after the other chains' frees: by then here. */
 			__builtin_prefetch(list[i]);
-			free((char *)p - p->u.offset);
+			if (p->link & CALL)
+				p->u.func((struct rcu_head *)(void *)p);
+			else
+				free((char *)p - p->u.offset);
 			n++;
 			live++;
 		}
@@ -437,15 +479,39 @@ static struct pending *run_calls(struct pending *p, unsigned long *ran)
 	return keep;
 }
 
-/* An owner's window: odd while open.  Only the owner writes it. */
+/*
+ * An owner's window: odd while open.  Only the owner writes it, and a
+ * thread opens windows on its own state only (self).  Windows nest: a
+ * callback run inside one (by a barrier, or the owner) may queue blocks
+ * and so hand off; only the outermost open and close move owner_seq,
+ * else the nested pair would show the window closed to wait_quiet()
+ * while the outer one still runs callbacks it took.
+ */
+static __thread unsigned int window_depth;
+
 static void window_open(unsigned long *seq)
 {
-	__atomic_add_fetch(seq, 1, __ATOMIC_SEQ_CST);
+	if (!window_depth++)
+		__atomic_add_fetch(seq, 1, __ATOMIC_SEQ_CST);
 }
 
 static void window_close(unsigned long *seq)
 {
-	__atomic_add_fetch(seq, 1, __ATOMIC_RELEASE);
+	if (!--window_depth)
+		__atomic_add_fetch(seq, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * A barrier, after its take of @s's polled slots under sweep_lock: wait
+ * until a sweeper that took some of them first (it sets sweeping under
+ * that lock, before it takes) has queued them on call_rcu, before the
+ * flavour's barrier queues its own callback; else they would be freed
+ * after the barrier returns.
+ */
+static void wait_sweep(struct state *s)
+{
+	while (__atomic_load_n(&s->sweeping, __ATOMIC_ACQUIRE))
+		sched_yield();
 }
 
 /* Wait until @s has no hand-off, sweep or free in progress. */
@@ -456,8 +522,7 @@ static void wait_quiet(struct state *s)
 	if (seq & 1)
 		while (__atomic_load_n(&s->owner_seq, __ATOMIC_ACQUIRE) == seq)
 			sched_yield();
-	while (__atomic_load_n(&s->sweeping, __ATOMIC_ACQUIRE))
-		sched_yield();
+	wait_sweep(s);
 }
 
 /* Move *@st from @from to CLAIMED: non-zero if this caller did. */
@@ -500,7 +565,7 @@ static struct pending *splice(struct pending *to, struct pending *list)
  */
 static void claim_polled(struct state *s, unsigned long budget)
 {
-	unsigned long done, left = 0;
+	unsigned long done, left = 0, fills = s->fills;
 	struct polled *lp, *got[CHAINS];
 	struct pending *list[CHAINS];
 	int k = 0, i;
@@ -513,14 +578,16 @@ static void claim_polled(struct state *s, unsigned long budget)
 		/* The owner wrote the cookie: no other thread writes it. */
 		if (__atomic_load_n(&lp->st, __ATOMIC_RELAXED) != SLOT_POLLED)
 			continue;
+		/* has_calls too: the owner wrote it, none else does. */
 		if (!budget || !rculist__seq_after(done, lp->cookie) ||
-		    !claim(&lp->st, SLOT_POLLED)) {
+		    (exiting && lp->has_calls) || !claim(&lp->st, SLOT_POLLED)) {
 			left++;
 			continue;
 		}
+		budget--;
+		/* Retire callbacks run in the window (nested hand-offs). */
 		got[k] = lp;
 		list[k++] = lp->blocks;
-		budget--;
 		if (k < CHAINS && budget && lp + 1 < s->local + LOCAL)
 			continue;
 		__atomic_add_fetch(&polled_freed, free_chains(list, k),
@@ -537,7 +604,8 @@ static void claim_polled(struct state *s, unsigned long budget)
 			__atomic_store_n(&got[i]->st, SLOT_FREE,
 					 __ATOMIC_RELEASE);
 	}
-	s->npolled = left;
+	/* Slots a nested hand-off filled meanwhile (some twice: no harm). */
+	s->npolled = left + (s->fills - fills);
 }
 
 /*
@@ -716,7 +784,7 @@ static int hand_off_polled(struct state *s)
 	unsigned int waiting = 1;
 	int st;
 
-	if (s->calls)
+	if (HELPER_ONLY(s->calls))
 		return 0;
 	for (lp = s->local; lp < s->local + n && lp < s->local + LOCAL; lp++) {
 		st = __atomic_load_n(&lp->st, __ATOMIC_RELAXED);
@@ -736,6 +804,8 @@ static int hand_off_polled(struct state *s)
 	lp = use;
 	list = __atomic_exchange_n(&s->open, NULL, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
+	lp->has_calls = s->calls != 0;
+	s->calls = 0;
 	if (!real(list)) {
 		__atomic_store_n(&lp->st, SLOT_FREE, __ATOMIC_RELEASE);
 		return 1;
@@ -748,6 +818,7 @@ static int hand_off_polled(struct state *s)
 			     rculist_get_state_synchronize_rcu().seq;
 	__atomic_store_n(&lp->st, SLOT_POLLED, __ATOMIC_SEQ_CST);
 	s->npolled++;
+	s->fills++;
 	return 1;
 }
 
@@ -765,7 +836,8 @@ static void hand_off(struct state *s, unsigned long budget, int local)
 {
 	struct slot *sl, *use = NULL;
 	struct pending *list;
-	unsigned long n, calls;
+	unsigned long n;
+	uint64_t calls;
 	int free_st, sent = 0;
 
 	publish(s);
@@ -820,6 +892,7 @@ static void thread_exit(void *arg)
 {
 	struct state *s = arg;
 
+	exiting = 1;
 	/* Until its open batch is sent, or will be by a sweep. */
 	for (;;) {
 		hand_off(s, ~0UL, 0);
@@ -833,6 +906,7 @@ static void thread_exit(void *arg)
 	pthread_mutex_unlock(&registry_lock);
 	if (self == s)
 		self = NULL;
+	exiting = 0;
 }
 
 static void exit_key_create(void)
@@ -976,7 +1050,7 @@ static inline void enqueue(struct pending *p, uintptr_t kind)
 					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	n = old == STOLEN ? 1 : s->count + 1;
 	__atomic_store_n(&s->count, n, __ATOMIC_RELAXED);
-	s->calls = (old == STOLEN ? 0 : s->calls) + kind;
+	s->calls = (old == STOLEN ? 0 : s->calls) + call_weight(kind);
 	__atomic_store_n(&s->queued, s->queued + 1, __ATOMIC_RELAXED);
 	/* The push, then the load of inflight: see slot_done(). */
 	if (s->queued - s->published >= RETRY || (n >= BATCH && !(n % RETRY)) ||
@@ -1006,6 +1080,15 @@ void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head)
 
 	p->u.func = func;
 	enqueue(p, CALL);
+}
+
+void rculist__retire_rcu(struct rcu_head *head,
+			 void (*func)(struct rcu_head *head))
+{
+	struct pending *p = (struct pending *)(void *)head;
+
+	p->u.func = func;
+	enqueue(p, CALL | HERE);
 }
 
 void rculist_rcu_barrier(void)
@@ -1039,13 +1122,20 @@ void rculist_rcu_barrier(void)
 		wait_quiet(s);
 	/* ... or put it in a polled slot, where it waits with the others. */
 	window_open(&me->owner_seq);
-	for (taken = NULL, s = all; s; s = s->next)
+	for (taken = NULL, s = all; s; s = s->next) {
+		/* After a sweeper's take, or before it: see wait_sweep(). */
+		pthread_mutex_lock(&s->sweep_lock);
 		taken = take_polled(s, taken);
+		pthread_mutex_unlock(&s->sweep_lock);
+	}
 	if (taken) {
 		rculist_synchronize_rcu();
 		free_blocks(taken);
 	}
 	window_close(&me->owner_seq);
+	/* Sweeps that took polled slots first: queued before our barrier. */
+	for (s = all; s; s = s->next)
+		wait_sweep(s);
 	/* Every slot queued before is now DONE, or freed by its callback. */
 	rculist__flavor_barrier();
 	window_open(&me->owner_seq);

@@ -300,6 +300,23 @@ struct deleter_box<D, false> {
 	}
 };
 
+/*
+ * Queue a retire's deleter: batched with the thread's rculist_free_rcu()
+ * blocks, in its polled slots too, so that it may run in this thread at
+ * a later retire or free ([saferecl.rcu]: retire may invoke scheduled
+ * evaluations).  Under ThreadSanitizer through rculist_call_rcu(), which
+ * <rculist/tsan.h> routes through its trampoline.
+ */
+inline void queue_retire(struct rcu_head *head,
+			 void (*func)(struct rcu_head *head)) noexcept
+{
+#ifdef RCULIST__TSAN
+	rculist_call_rcu(head, func);
+#else
+	rculist__retire_rcu(head, func);
+#endif
+}
+
 /* rcu_retire()'s allocation: the pointer, its deleter, and the link. */
 template <class T, class D>
 struct retired : rcu_node {
@@ -611,8 +628,12 @@ rcu_barrier(rcu_domain &dom = rcu_default_domain()) noexcept RCULIST_EXCLUDES_RC
  *
  * struct route : rculist::rcu_obj_base<route> { ... }: route::retire(d)
  * stores the deleter in the object and queues it by an rcu_head kept in
- * the object too (rculist_call_rcu()): deleter(this) runs in liburcu's
- * call_rcu thread once every region open at the call has ended.  Never
+ * the object too: deleter(this) runs once every region open at the call
+ * has ended, batched with the thread's rculist_free_rcu() blocks, in
+ * liburcu's call_rcu thread, in rcu_barrier()'s caller, or (most often)
+ * in the retiring thread at one of its later retires or frees, inside
+ * its region then and holding its locks, as C++26 allows: a deleter must
+ * take no lock held across a retire, nor wait for a grace period.  Never
  * allocates, never throws.  D: default constructible, move assignable,
  * deleter(T *) must not throw; an empty D (std::default_delete) takes no
  * room: the base is one struct rcu_head.  Copies and moves copy the deleter only
@@ -628,7 +649,8 @@ class rcu_obj_base : private detail::rcu_node, private detail::deleter_box<D> {
 	{
 		(void)dom;
 		this->deleter() = std::move(d);
-		rculist_call_rcu(&this->rculist__head, &rcu_obj_base::reclaim);
+		detail::queue_retire(&this->rculist__head,
+				     &rcu_obj_base::reclaim);
 	}
 
     protected:
@@ -656,7 +678,8 @@ class rcu_obj_base : private detail::rcu_node, private detail::deleter_box<D> {
  *
  * Allocates a small node (the pointer, the deleter, an rcu_head): throws
  * std::bad_alloc if it cannot, and then schedules nothing.  Prefer
- * rcu_obj_base::retire(), which never allocates.
+ * rcu_obj_base::retire(), which never allocates.  d(p) runs where
+ * rcu_obj_base's deleters do (the retiring thread included).
  *
  * Context: any thread, inside a region too; rcu_barrier() waits for it.
  */
@@ -667,7 +690,7 @@ void rcu_retire(T *p, D d = D(), rcu_domain &dom = rcu_default_domain())
 		      "rcu_retire: the deleter must be move constructible");
 	(void)dom;
 	auto *r = new detail::retired<T, D>(p, std::move(d));
-	rculist_call_rcu(&r->rculist__head, &detail::retired<T, D>::reclaim);
+	detail::queue_retire(&r->rculist__head, &detail::retired<T, D>::reclaim);
 }
 
 /**

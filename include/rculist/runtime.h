@@ -469,6 +469,17 @@ int rculist__not_reading(const char *op);
 void rculist__free_rcu(struct rcu_head *head, size_t offset);
 
 /*
+ * Internal, for <rculist/rcu.hpp>'s retire: rculist_call_rcu(), except
+ * that @func may also run in the calling thread, at one of its later
+ * rculist_free_rcu(), rculist_call_rcu() or retire calls (as
+ * rculist_free_rcu()'s frees do), inside its read-side critical section
+ * and with its locks held: C++26 lets retire run the deleters it
+ * scheduled.
+ */
+void rculist__retire_rcu(struct rcu_head *head,
+			 void (*func)(struct rcu_head *head));
+
+/*
  * Internal, for the tests and benchmarks: how rculist_free_rcu() batches,
  * and how many blocks wait.  @waiting counts the blocks handed off and
  * not yet freed plus those in the threads' open batches (a racy sum);

@@ -8,10 +8,12 @@
  *
  * The concurrent test: one updater (the test's thread) replaces random
  * elements of a list flat out and retires the old ones with
- * rculist_free_rcu() only (a batch with a callback in it does not go to
- * a polled slot), so that its batches go through the polled slots; two
- * reader threads walk the list and check every element they reach.  A
- * freed element is poisoned by glibc's free(), which writes its own links
+ * rculist_free_rcu() only, or C++'s retire only (rculist__retire_rcu(),
+ * its deleter freeing; a batch with an rculist_call_rcu() callback in it
+ * does not go to a polled slot), so that its batches go through the
+ * polled slots; two reader threads walk the list and check every
+ * element they reach.
+ * A freed element is poisoned by glibc's free(), which writes its own links
  * over the first two words (the magic and the key): a reader that reads
  * an element freed too early sees the magic gone; one whose element was
  * freed and reused by malloc() sees the key or the payload change between
@@ -180,7 +182,20 @@ static void pl_check_shape(void)
  *         readers never having seen one freed; most of the frees made by
  *         the updater itself from its polled slots.
  */
-Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
+/* A thread past its last retire (pl_idle_thread()): exiting, or idle. */
+static __thread int pl_done_retiring;
+static unsigned long pl_deleted_late; /* deleters run by such a thread */
+
+/* A retire's deleter (C++'s, through rculist__retire_rcu()): free. */
+static void pl_delete(struct rcu_head *head)
+{
+	if (pl_done_retiring)
+		__atomic_add_fetch(&pl_deleted_late, 1, __ATOMIC_RELAXED);
+	free(rculist__container_of(head, struct pl_elem, rcu));
+}
+
+/* @retire: through rculist__retire_rcu(), else rculist_free_rcu(). */
+static void pl_concurrent(int retire)
 {
 	struct rculist__reclaim_stats before = pl_stats(), after;
 	double secs = test_env_number("RCULIST_TEST_CONC_SECS", 0.2, 0.05, 3600);
@@ -217,7 +232,10 @@ Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
 		e = pl_new(key++);
 		cds_list_replace_rcu(&old->link, &e->link);
 		elems[i] = e;
-		rculist_free_rcu(old, rcu);
+		if (retire)
+			rculist__retire_rcu(&old->rcu, pl_delete);
+		else
+			rculist_free_rcu(old, rcu);
 		if (++replaced % 256)
 			continue;
 		now = pl_now();
@@ -267,17 +285,34 @@ Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
 		free(elems[i]);
 }
 
+Test(reclaim_polled, owner_frees_polled_batches_while_readers_check)
+{
+	pl_concurrent(0);
+}
+
+/*
+ * The same with C++'s retire: its deleters wait in the polled slots too,
+ * and the updater runs them itself once their grace period has ended.
+ */
+Test(reclaim_polled, owner_runs_polled_retires_while_readers_check)
+{
+	pl_concurrent(1);
+}
+
 /*
  * A thread fills polled slots, then idles (or exits): no barrier is
  * called, yet every block is freed within a bound (the probe it sent
  * itself, then the sweep of its polled slots through call_rcu).  One
  * block (its polled slot the only thing the thread has waiting: only
- * the thread's own probe finds it), and several batches.
+ * the thread's own probe finds it), and several batches; of free_rcu
+ * blocks, then of retires (an exiting thread runs none of their deleters
+ * itself: its sweep does).
  */
 static const long idle_blocks[] = { 1, 1000 };
 
 static struct {
 	int leave;
+	int retire; /* through rculist__retire_rcu() */
 	long blocks;
 } idle;
 
@@ -288,8 +323,15 @@ static void *pl_idle_thread(void *arg)
 
 	for (i = 0; i < idle.blocks; i++) {
 		e = pl_new(i);
-		rculist_free_rcu(e, rcu);
+		if (idle.retire)
+			rculist__retire_rcu(&e->rcu, pl_delete);
+		else
+			rculist_free_rcu(e, rcu);
 	}
+	pl_done_retiring = 1;
+	/* The grace period of its polled slots ends before it exits. */
+	if (exit_at_once)
+		rculist_cond_synchronize_rcu(rculist_start_poll_synchronize_rcu());
 	while (!exit_at_once && !__atomic_load_n(&idle.leave, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	return NULL;
@@ -336,8 +378,89 @@ Test(reclaim_polled, idle_or_exited_threads_polled_slots_freed_without_a_barrier
 
 	/* Settle what other starts left: nothing of ours waits now. */
 	rculist_rcu_barrier();
-	for (b = 0; b < sizeof(idle_blocks) / sizeof(idle_blocks[0]); b++) {
-		pl_idle_round(idle_blocks[b], 0);
-		pl_idle_round(idle_blocks[b], 1);
+	for (idle.retire = 0; idle.retire < 2; idle.retire++) {
+		for (b = 0; b < sizeof(idle_blocks) / sizeof(idle_blocks[0]);
+		     b++) {
+			pl_idle_round(idle_blocks[b], 0);
+			pl_idle_round(idle_blocks[b], 1);
+		}
 	}
+	cr_assert_eq(pl_deleted_late, 0,
+		     "%lu deleters run by their thread after its last retire "
+		     "(at its exit)",
+		     pl_deleted_late);
+}
+
+/*
+ * A barrier against the sweep of an idle thread's polled slots: a
+ * thread fills polled slots, then idles; its probe goes round a grace
+ * period and sweeps them (takes them, then sends them through
+ * call_rcu) at some moment, and the test's barrier starts at another,
+ * moved round by round across the sweep's.  A sweep that took polled
+ * slots before the barrier's take and queued them after the flavour's
+ * barrier had queued its own callback left them to be freed after the
+ * barrier returned (seen in CI: 85536 blocks waiting after one barrier).
+ * Every block the thread queued before the barrier must be freed when it
+ * returns.  Planted in a scratch copy without the barrier's wait for
+ * sweeps: a 4 ms sleep in the barrier before its take of the polled
+ * slots (a preemption) and an 8 ms one between a sweep's take and its
+ * send fail it (5 of 6 runs, memb and bp, at rounds 1 to 21); with the
+ * wait and the same sleeps, 0 of 8.
+ */
+#define SW_ROUNDS    40
+#define SW_BLOCKS    3000
+#define SW_SPREAD_US 30000
+
+static struct {
+	int round; /* asked for by the test */
+	int done;  /* the last round whose blocks the thread queued */
+} sw;
+
+static void *sw_thread(void *arg)
+{
+	int r = 0, i;
+
+	(void)arg;
+	for (;;) {
+		while ((r = __atomic_load_n(&sw.round, __ATOMIC_ACQUIRE)) ==
+		       __atomic_load_n(&sw.done, __ATOMIC_RELAXED))
+			usleep(200);
+		if (r < 0)
+			return NULL;
+		for (i = 0; i < SW_BLOCKS; i++)
+			rculist_free_rcu(pl_new(i), rcu);
+		__atomic_store_n(&sw.done, r, __ATOMIC_RELEASE);
+	}
+}
+
+Test(reclaim_polled, barrier_frees_polled_slots_a_sweep_takes_beside_it)
+{
+	struct rculist__reclaim_stats st;
+	pthread_t tid;
+	double t0;
+	int r;
+
+	rculist_rcu_barrier();
+	cr_assert_eq(pthread_create(&tid, NULL, sw_thread, NULL), 0);
+	for (r = 1; r <= SW_ROUNDS; r++) {
+		__atomic_store_n(&sw.round, r, __ATOMIC_RELEASE);
+		t0 = pl_now();
+		while (__atomic_load_n(&sw.done, __ATOMIC_ACQUIRE) != r) {
+			cr_assert_lt(pl_now() - t0, PL_BOUND_MS / 1000.0,
+				     "no progress: the thread did not queue "
+				     "round %d's blocks in %d ms",
+				     r, PL_BOUND_MS);
+			usleep(200);
+		}
+		/* Its sweep comes a grace period or two later: cross it. */
+		usleep((useconds_t)(r * 7919 % SW_SPREAD_US));
+		rculist_rcu_barrier();
+		rculist__reclaim_get_stats(&st, 0);
+		cr_assert_eq(st.waiting, 0,
+			     "round %d: %lu blocks queued before the barrier "
+			     "wait after it (%lu handed off)",
+			     r, st.waiting, st.handed);
+	}
+	__atomic_store_n(&sw.round, -1, __ATOMIC_RELEASE);
+	cr_assert_eq(pthread_join(tid, NULL), 0);
 }
