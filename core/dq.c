@@ -25,23 +25,30 @@
  * the reclaiming thread: no lock is held across it.
  *
  * Grace periods are asked for lazily, as core/reclaim.c's polled slots
- * are: an enqueue takes its cookie with rculist_get_state_synchronize_rcu()
- * and asks for its grace period (rculist__poll_request()) only when a
- * quarter of the ring was enqueued since the last enqueue that asked;
- * a reclaim that finds nothing ready asks for the oldest cell's.  One
- * asked for at every enqueue kept the grace-period thread running back
- * to back, a grace period for every few hundred enqueues, each costing
- * the enqueuer's CPU wake-ups (and, under memb with readers, a
- * membarrier() interrupt): in make bench's reclaim table the queue ran
- * at about half of rculist_free_rcu()'s speed with one updater, at
- * 0.8-1.1x asking lazily (same bench binary, loaded 2-vCPU machine).
- * Each pointer's grace period is still asked for by the queue's own
- * calls: a quarter of the ring later, or at the first reclaim (the full
- * enqueue's included) that frees nothing.
+ * are: an enqueue takes its cookie (the grace-period ticket) and asks
+ * for its grace period only at every eighth of the ring (its position a
+ * multiple of request_at: no shared counter to read), through
+ * rculist__poll_request(), which leaves a napping grace-period thread
+ * to its nap (in a ring of 256 or more: DQ_LAZY_AT); a reclaim that
+ * finds nothing ready asks for a grace period that covers the oldest
+ * cell, waking the thread, once a tick of the coarse clock at most
+ * (dq_should_ask()).
+ * One asked for at every enqueue kept the grace-period thread running
+ * back to back, a grace period for every few hundred enqueues, each
+ * costing the enqueuer a wake-up of that thread (and, under memb with
+ * readers, a membarrier() interrupt); a reclaim that asked each time it
+ * had caught up did much the same (in bench/reclaim.c's loop, a futex
+ * call every 500 enqueues, where the enqueues ask every 1024).  Each
+ * pointer's grace period is still asked for by the queue's own calls:
+ * an eighth of the ring later, or by a reclaim that frees nothing, a
+ * few milliseconds later at most.  The wake-ups themselves are mostly
+ * gone too: while requests come close together the grace-period thread
+ * naps instead of parking (core/poll.c), and a request needs none.
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <rculist.h>
 
@@ -56,7 +63,7 @@ struct dq_cell {
 struct rculist_dq {
 	unsigned long tail __attribute__((aligned(64))); /* next enqueue */
 	unsigned long head __attribute__((aligned(64))); /* next reclaim */
-	unsigned long asked; /* last enqueue that asked for a grace period */
+	unsigned long asked_ms; /* when a reclaim last asked */
 	/* Read-only after creation. */
 	unsigned long mask __attribute__((aligned(64)));
 	unsigned long request_at; /* an enqueue asks for its grace period */
@@ -64,6 +71,17 @@ struct rculist_dq {
 	void *arg;
 	struct dq_cell cell[] __attribute__((aligned(64)));
 };
+
+/*
+ * Rings whose enqueues ask lazily (a napping grace-period thread is left
+ * to its nap): an eighth of 256 cells or more.  A smaller one asks about
+ * as often as it enqueues, each ask for a pointer its loop may be
+ * waiting for; it wakes the thread.
+ */
+#define DQ_LAZY_AT 32
+
+/* Cells ahead whose pointer a reclaim prefetches before free_fn's. */
+#define DQ_AHEAD 4
 
 #define DQ_MAX_CELLS ((ULONG_MAX / 4) / sizeof(struct dq_cell))
 
@@ -88,9 +106,9 @@ struct rculist_dq *rculist_dq_create(unsigned long capacity,
 	dq = mem;
 	dq->tail = 0;
 	dq->head = 0;
-	dq->asked = 0;
+	dq->asked_ms = 0;
 	dq->mask = size - 1;
-	dq->request_at = size / 4 ? size / 4 : 1;
+	dq->request_at = size / 8 ? size / 8 : 1;
 	dq->free_fn = free_fn;
 	dq->arg = arg;
 	for (i = 0; i < size; i++) {
@@ -105,8 +123,8 @@ struct rculist_dq *rculist_dq_create(unsigned long capacity,
  * Store @ptr and @cookie in a free cell: non-zero if there was one, and
  * then *@at its position.
  */
-static int dq_push(struct rculist_dq *dq, void *ptr, unsigned long cookie,
-		   unsigned long *at)
+static inline __attribute__((always_inline)) int
+dq_push(struct rculist_dq *dq, void *ptr, unsigned long cookie, unsigned long *at)
 {
 	unsigned long pos = __atomic_load_n(&dq->tail, __ATOMIC_RELAXED), seq;
 	struct dq_cell *c;
@@ -141,12 +159,11 @@ static int dq_push(struct rculist_dq *dq, void *ptr, unsigned long cookie,
  * claim succeeds nobody else took those positions, and no enqueue can
  * refill a cell before its reclaimer hands it back, so what was read
  * stands.  The caller empties the cells and hands them back.  A filled
- * cell not ready yet stops the run: its cookie goes to *@waiting (*@waits
- * set), for the caller to ask for its grace period.
+ * cell not ready yet stops the run (*@waits set), for the caller to ask
+ * for its grace period.
  */
 static unsigned long dq_claim_ready(struct rculist_dq *dq, unsigned long max,
-				    unsigned long *from, int *waits,
-				    unsigned long *waiting)
+				    unsigned long *from, int *waits)
 {
 	unsigned long pos = __atomic_load_n(&dq->head, __ATOMIC_RELAXED);
 	unsigned long done, seq, k, cookie;
@@ -166,7 +183,6 @@ static unsigned long dq_claim_ready(struct rculist_dq *dq, unsigned long max,
 			cookie = __atomic_load_n(&c->cookie, __ATOMIC_RELAXED);
 			if (!rculist__seq_after(done, cookie)) {
 				*waits = 1;
-				*waiting = cookie;
 				break;
 			}
 		}
@@ -188,18 +204,45 @@ static unsigned long dq_claim_ready(struct rculist_dq *dq, unsigned long max,
 	return k;
 }
 
+/*
+ * A reclaim that found nothing ready asks for a grace period at most
+ * once a tick of CLOCK_MONOTONIC_COARSE (1-4 ms) per queue: in a loop that
+ * enqueues fast, the enqueues ask (an eighth of the ring apart), and a
+ * reclaim that asked too would restart the grace period every time it
+ * caught up with them; in a slow or idle one, it is the reclaims that
+ * ask, a few milliseconds apart at most.  The coarse clock costs a few
+ * nanoseconds (CLOCK_MONOTONIC: 58 ns in a KVM guest).
+ */
+static int dq_should_ask(struct rculist_dq *dq)
+{
+	struct timespec t;
+	unsigned long now;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	now = (unsigned long)t.tv_sec * 1000 + (unsigned long)t.tv_nsec / 1000000;
+	if (now == __atomic_load_n(&dq->asked_ms, __ATOMIC_RELAXED))
+		return 0;
+	__atomic_store_n(&dq->asked_ms, now, __ATOMIC_RELAXED);
+	return 1;
+}
+
 unsigned long rculist_dq_reclaim(struct rculist_dq *dq, unsigned long max)
 {
-	unsigned long n = 0, from, k, i, waiting = 0;
+	unsigned long n = 0, from, k, i;
 	struct dq_cell *c;
 	int waits = 0;
 	void *ptr;
 
-	while (n < max &&
-	       (k = dq_claim_ready(dq, max - n, &from, &waits, &waiting))) {
+	while (n < max && (k = dq_claim_ready(dq, max - n, &from, &waits))) {
 		for (i = 0; i < k; i++) {
 			c = &dq->cell[(from + i) & dq->mask];
 			ptr = __atomic_load_n(&c->ptr, __ATOMIC_RELAXED);
+			/* Ours until handed back: free_fn's block, early. */
+			if (i + DQ_AHEAD < k)
+				__builtin_prefetch(
+					dq->cell[(from + i + DQ_AHEAD) & dq->mask]
+						.ptr,
+					1);
 			/* Handed back before free_fn runs: no lock across it. */
 			__atomic_store_n(&c->seq, from + i + dq->mask + 1,
 					 __ATOMIC_RELEASE);
@@ -208,17 +251,20 @@ unsigned long rculist_dq_reclaim(struct rculist_dq *dq, unsigned long max)
 		n += k;
 	}
 	/*
-	 * Nothing ready: ask for the oldest's grace period (a cookie of a
-	 * cell refilled meanwhile is newer: asking for it is enough too).
+	 * Nothing ready: ask for the grace period of a cookie taken now,
+	 * which covers the oldest's (and any cell refilled meanwhile), and
+	 * wake the grace-period thread even if it naps: the enqueues' lazy
+	 * asks may have left it to its nap, which a loaded machine can
+	 * stretch to milliseconds.
 	 */
-	if (!n && waits)
-		rculist__poll_request(waiting);
+	if (!n && waits && dq_should_ask(dq))
+		rculist_start_poll_synchronize_rcu();
 	return n;
 }
 
 int rculist_dq_enqueue(struct rculist_dq *dq, void *ptr)
 {
-	struct rculist_gp_cookie c = rculist_get_state_synchronize_rcu();
+	struct rculist_gp_cookie c = { rculist__gp_ticket() };
 	unsigned long pos;
 
 	if (!dq_push(dq, ptr, c.seq, &pos)) {
@@ -226,11 +272,12 @@ int rculist_dq_enqueue(struct rculist_dq *dq, void *ptr)
 		if (!dq_push(dq, ptr, c.seq, &pos))
 			return -ENOSPC;
 	}
-	/* A quarter of the ring since the last ask: their grace period. */
-	if (pos - __atomic_load_n(&dq->asked, __ATOMIC_RELAXED) >=
-	    dq->request_at) {
-		__atomic_store_n(&dq->asked, pos, __ATOMIC_RELAXED);
-		rculist__poll_request(c.seq);
+	/* Every eighth of the ring: the grace period of the cells before. */
+	if (!(pos & (dq->request_at - 1))) {
+		if (dq->request_at >= DQ_LAZY_AT)
+			rculist__poll_request(c.seq);
+		else
+			rculist_start_poll_synchronize_rcu();
 	}
 	return 0;
 }

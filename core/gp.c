@@ -59,10 +59,14 @@ unsigned long rculist__gp_count(void)
 	return __atomic_load_n(&waited, __ATOMIC_RELAXED);
 }
 
+unsigned long rculist__gp_ticket(void)
+{
+	return __atomic_load_n(&ticket, __ATOMIC_SEQ_CST);
+}
+
 struct rculist_gp_cookie rculist_get_state_synchronize_rcu(void)
 {
-	struct rculist_gp_cookie c = { __atomic_load_n(&ticket,
-						       __ATOMIC_SEQ_CST) };
+	struct rculist_gp_cookie c = { rculist__gp_ticket() };
 
 	return c;
 }

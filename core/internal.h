@@ -232,10 +232,13 @@ RCULIST__HIDDEN void rculist__call_rcu_gated(struct rcu_head *head,
 RCULIST__HIDDEN unsigned long rculist__gp_begin(void);
 RCULIST__HIDDEN void rculist__gp_end(unsigned long gp_ticket);
 RCULIST__HIDDEN unsigned long rculist__gp_done(void);
+/* rculist_get_state_synchronize_rcu()'s cookie: one load, inlined by LTO. */
+RCULIST__HIDDEN unsigned long rculist__gp_ticket(void);
 /*
  * core/poll.c: start the grace period that satisfies the cookie @seq
  * (taken with rculist_get_state_synchronize_rcu()) if nobody asked for
- * it yet: rculist_start_poll_synchronize_rcu() for a cookie taken before.
+ * it yet: rculist_start_poll_synchronize_rcu() for a cookie taken before,
+ * but lazy: a grace-period thread that naps is left to see it (50 us).
  */
 RCULIST__HIDDEN void rculist__poll_request(unsigned long seq);
 /* Grace periods rculist_synchronize_rcu() waited for. */

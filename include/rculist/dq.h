@@ -46,9 +46,9 @@ struct rculist_dq;
  * Choosing @capacity: the pointers enqueued while one grace period runs
  * must fit, with room to spare, or enqueues meet -ENOSPC while nothing
  * is wrong: at least the enqueue rate times the longest grace period to
- * ride out (a loaded machine: milliseconds), and four times the pointers
+ * ride out (a loaded machine: milliseconds), and eight times the pointers
  * enqueued between two rculist_dq_reclaim() calls (grace periods are
- * asked for every quarter of the capacity).  Say 10 million enqueues a
+ * asked for every eighth of the capacity).  Say 10 million enqueues a
  * second and grace periods of up to 5 ms: 65536 (1.5 MiB of ring, and
  * the waiting objects themselves).
  *
@@ -73,7 +73,7 @@ struct rculist_dq *rculist_dq_create(unsigned long capacity,
  * Takes a cookie with rculist_get_state_synchronize_rcu() and stores the
  * pointer and the cookie.  The grace period that makes @ptr ready is
  * asked for (as rculist_start_poll_synchronize_rcu() does) by an enqueue
- * a quarter of the capacity later, or by the first rculist_dq_reclaim()
+ * at most an eighth of the capacity later, or by a rculist_dq_reclaim()
  * that finds nothing ready, whichever comes first: no other call is
  * needed, and one grace period serves many enqueues instead of the
  * grace-period thread running them back to back.  When the queue is
@@ -106,8 +106,12 @@ int rculist_dq_enqueue(struct rculist_dq *dq, void *ptr);
  * Each pointer is freed exactly once, by one reclaiming thread, and
  * never before a grace period that began after its enqueue.
  *
- * When none was ready, it asks for the oldest pointer's grace period
- * (so a reclaim loop frees every pointer, however few were enqueued).
+ * When none was ready, it asks for the oldest pointer's grace period,
+ * once a tick of CLOCK_MONOTONIC_COARSE at most (1 to 4 ms) per queue:
+ * a reclaim loop frees every pointer, however few were enqueued, within
+ * a few milliseconds and a grace period, while in a loop that enqueues
+ * fast the enqueues ask, and its reclaims do not restart the grace
+ * period each time they have caught up.
  *
  * Return: how many pointers were freed (0 if none was ready).
  *

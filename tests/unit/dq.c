@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "conc.h"
 #include "hold.h"
@@ -194,25 +195,117 @@ Test(dq, a_few_pointers_are_freed_by_reclaim_alone)
 }
 
 /*
- * before: a cookie taken, then a quarter of a queue of 64 and one more
- *         enqueued, with no reclaim.
- * after:  the cookie is satisfied within 20 s: an enqueue asked for a
- *         grace period by itself.
+ * before: a cookie taken, a queue of 64 (an ask every 8 enqueues), one
+ *         pointer enqueued, and the cookie satisfied (the first enqueue
+ *         asks); then a new cookie taken and 8 more enqueued, with no
+ *         reclaim.
+ * after:  the cookie is satisfied within 20 s: the enqueue an eighth of
+ *         the ring after the first asked for a grace period by itself.
  */
-Test(dq, enqueues_ask_for_a_grace_period_every_quarter_of_the_ring)
+Test(dq, enqueues_ask_for_a_grace_period_every_eighth_of_the_ring)
 {
 	struct rec r = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct rculist_gp_cookie c = rculist_get_state_synchronize_rcu();
-	struct rculist_dq *dq = dq_filled(64, 17, &r);
+	struct rculist_dq *dq = dq_filled(64, 1, &r);
+	unsigned long i;
 	long ms;
 
 	for (ms = 0; ms < 20000 && !rculist_poll_state_synchronize_rcu(c); ms++)
 		usleep(1000);
 	cr_assert(rculist_poll_state_synchronize_rcu(c),
-		  "17 enqueues in a queue of 64 asked for no grace period");
+		  "the first enqueue asked for no grace period");
+	c = rculist_get_state_synchronize_rcu();
+	for (i = 1; i <= 8; i++)
+		cr_assert_eq(rculist_dq_enqueue(dq, tok(i)), 0);
+	for (ms = 0; ms < 20000 && !rculist_poll_state_synchronize_rcu(c); ms++)
+		usleep(1000);
+	cr_assert(rculist_poll_state_synchronize_rcu(c),
+		  "8 enqueues in a queue of 64 asked for no grace period");
 	cr_assert_eq(rec_count(&r), 0, "enqueue freed without being full");
 	rculist_dq_destroy(dq);
-	cr_assert_eq(rec_count(&r), 17);
+	cr_assert_eq(rec_count(&r), 9);
+}
+
+/*
+ * before: a queue of 1024 (an ask every 128 enqueues); the first
+ *         pointer enqueued (it asks) and reclaimed; then 3 more, whose
+ *         enqueues ask for nothing, and whose grace period nobody asked
+ *         for yet.
+ * after:  a reclaim loop (one reclaim a millisecond) frees them within
+ *         20 s: a reclaim that finds nothing ready asks again once the
+ *         coarse clock has moved, not only the first time.
+ */
+Test(dq, reclaims_ask_again_for_pointers_no_enqueue_asked_for)
+{
+	struct rec r = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct rculist_dq *dq = dq_filled(1024, 1, &r);
+	unsigned long i;
+
+	cr_assert_eq(reclaim_until(dq, &r, 1), 1,
+		     "the first pointer not freed within 20 s");
+	for (i = 1; i <= 3; i++)
+		cr_assert_eq(rculist_dq_enqueue(dq, tok(i)), 0);
+	cr_assert_eq(reclaim_until(dq, &r, 4), 3,
+		     "3 pointers not freed within 20 s: reclaims asked no more");
+	rec_check(&r, 0, 4, pthread_self());
+	rculist_dq_destroy(dq);
+	cr_assert_eq(rec_count(&r), 4);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/*
+ * before: a queue of 256, whose enqueues ask lazily every 32 (a napping
+ *         grace-period thread is not woken); 300 times: a cookie taken,
+ *         32 pointers enqueued, the last one asking, then at once, or 20
+ *         or 60 us later, the next 32: lazy asks that close together keep
+ *         rculist-gp napping between grace periods.
+ * after:  each cookie is satisfied within 10 s with no reclaim asking
+ *         (this thread only polls), and a reclaim then frees the 32: an
+ *         ask made during a nap is seen at its end, and one made as the
+ *         thread gives up napping and parks wakes it.
+ */
+Test(dq, back_to_back_lazy_asks_are_each_served)
+{
+	struct rec r = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct rculist_dq *dq = rculist_dq_create(256, rec_free, &r);
+	struct rculist_gp_cookie c;
+	unsigned long i, k, n = 0;
+	double until;
+
+	cr_assert_not_null(dq);
+	/* Position 0 asks: the batches end on the next multiples of 32. */
+	cr_assert_eq(rculist_dq_enqueue(dq, tok(n++)), 0);
+	for (i = 0; i < 300; i++) {
+		c = rculist_get_state_synchronize_rcu();
+		for (k = 0; k < 32; k++)
+			cr_assert_eq(rculist_dq_enqueue(dq, tok(n++)), 0);
+		until = now_s() + 10;
+		while (!rculist_poll_state_synchronize_rcu(c) && now_s() < until)
+			;
+		cr_assert(rculist_poll_state_synchronize_rcu(c),
+			  "batch %lu of 300: its lazy ask not served in 10 s", i);
+		until = now_s() + 10;
+		while (rec_count(&r) < n && now_s() < until)
+			rculist_dq_reclaim(dq, ULONG_MAX);
+		cr_assert_eq(rec_count(&r), n, "batch %lu: %lu of %lu freed", i,
+			     rec_count(&r), n);
+		if (i % 3 == 1)
+			for (until = now_s() + 20e-6; now_s() < until;)
+				;
+		else if (i % 3 == 2)
+			usleep(60);
+	}
+	for (i = 0; i < REC_MAX; i++)
+		cr_assert_eq(r.freed[i], tok(i), "free %lu out of order", i);
+	rculist_dq_destroy(dq);
+	cr_assert_eq(rec_count(&r), n);
 }
 
 /*
