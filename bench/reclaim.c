@@ -120,7 +120,7 @@ static struct {
 	unsigned long done, full, freed;
 	struct rculist_dq *dq;
 	char pad[64 - 3 * sizeof(unsigned long) - sizeof(void *)];
-} upd[MAX_UPDATERS];
+} upd[MAX_UPDATERS] __attribute__((aligned(64)));
 
 /* liburcu's call_rcu() and rcu_barrier() of the flavour rculist links. */
 static void (*urcu_call_rcu)(struct rcu_head *head,
@@ -141,8 +141,9 @@ static void *flavor_symbol(const char *op)
 	return fn;
 }
 
-static int stop;
-static unsigned long callbacks_run;
+/* Read by every updater at each element: a line no counter shares. */
+static int stop __attribute__((aligned(64)));
+static unsigned long callbacks_run __attribute__((aligned(64)));
 
 static void free_elem(struct rcu_head *head)
 {
