@@ -3,11 +3,14 @@
  * bench/cxx_rcu.cc - what <rculist/rcu.hpp> costs beside the C API it
  * wraps, one thread, no other reader.
  *
- *   cxx_rcu [CALLS]          timed: one line per operation
  *   cxx_rcu instr CALLS OP   run OP CALLS times (for callgrind's
  *                            --toggle-collect=bench_<OP>)
  *
- *   cxx flavor=<f> op=<op> ns=<mean ns per call> calls=<n>
+ *   cxx_rcu [CALLS [ROUNDS]] timed, ROUNDS rounds (5): one line per op,
+ *                            then one per C++ op over its C one
+ *
+ *   cxx flavor=<f> op=<op> ns=<median of the rounds' ns per call> calls=<n>
+ *   cxx-ratio flavor=<f> op=<op> over=<op> x=<median> min=.. max=.. rounds=<n>
  *
  * op: c_section (rculist_read_lock(); rculist_read_unlock();) and
  * cxx_section (std::scoped_lock lk(rculist::rcu_default_domain());) in
@@ -32,6 +35,7 @@
  */
 #include <rculist/rcu.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -119,6 +123,25 @@ const op ops[] = {
 };
 
 /*
+ * Rounds (argv[2]): the ns printed per op is the median of the rounds',
+ * and each cxx-ratio line the median of the rounds' own ratios (two ops
+ * measured a second apart, under the same load), then the lowest and
+ * the highest round's.
+ */
+constexpr int ROUNDS = 5, MAX_ROUNDS = 15;
+
+const struct {
+	int a, b; /* ops[a] over ops[b] */
+} ratios[] = { { 1, 0 }, { 2, 0 }, { 4, 3 }, { 5, 3 } };
+
+/* Sorts v. */
+double median(double *v, int n)
+{
+	std::sort(v, v + n);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
  * o.run(warm) then o.run(n): in this thread, or in a new one whose first
  * region (in the warm-up, not timed) registers it; the time of the
  * second run in ns.
@@ -165,18 +188,47 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	long calls = argc > 1 ? std::atol(argv[1]) : 1000000;
-	for (const op &o : ops) {
-		/*
-		 * Reclamation: 4x CALLS objects, so that the final barrier
-		 * (one or more of liburcu's 10 ms call_rcu naps) weighs a few
-		 * ns per object, not tens (with CALLS / 4 the rows were
-		 * multiples of 40 ns: naps, not the calls).
-		 */
-		long n = o.reclaims ? calls * 4 : calls * 10;
-		double ns = run_op(o, n / 10, n);
+	int rounds = argc > 2 ? std::atoi(argv[2]) : ROUNDS;
+	if (rounds < 1 || rounds > MAX_ROUNDS)
+		rounds = ROUNDS;
+	constexpr int nops = sizeof(ops) / sizeof(ops[0]);
+	static double ns[nops][MAX_ROUNDS];
+	for (int r = 0; r < rounds; r++) {
+		/* Every op once a round, the order turned each round. */
+		for (int k = 0; k < nops; k++) {
+			int i = (k + r) % nops;
+			/*
+			 * Reclamation: 4x CALLS objects, so that the final
+			 * barrier (one or more of liburcu's 10 ms call_rcu
+			 * naps) weighs a few ns per object, not tens (with
+			 * CALLS / 4 the rows were multiples of 40 ns: naps,
+			 * not the calls).
+			 */
+			long n = ops[i].reclaims ? calls * 4 : calls * 10;
 
+			ns[i][r] = run_op(ops[i], n / 10, n) / n;
+		}
+	}
+	for (int i = 0; i < nops; i++) {
+		long n = ops[i].reclaims ? calls * 4 : calls * 10;
+		double v[MAX_ROUNDS];
+
+		std::copy(ns[i], ns[i] + rounds, v);
 		std::printf("cxx flavor=%s op=%s ns=%.2f calls=%ld\n",
-			    rculist_flavor_name(), o.name, ns / n, n);
+			    rculist_flavor_name(), ops[i].name,
+			    median(v, rounds), n);
+	}
+	/* Each C++ op over its C counterpart: the rounds' own ratios. */
+	for (const auto &x : ratios) {
+		double v[MAX_ROUNDS];
+
+		for (int r = 0; r < rounds; r++)
+			v[r] = ns[x.b][r] > 0 ? ns[x.a][r] / ns[x.b][r] : 0;
+		double med = median(v, rounds);
+		std::printf("cxx-ratio flavor=%s op=%s over=%s x=%.2f min=%.2f "
+			    "max=%.2f rounds=%d\n",
+			    rculist_flavor_name(), ops[x.a].name, ops[x.b].name,
+			    med, v[0], v[rounds - 1], rounds);
 	}
 	return 0;
 }

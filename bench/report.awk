@@ -219,8 +219,16 @@ function poll_table(    line, kv, pk, i, f, any) {
 }
 function pp(k) { return (k in p50) ? p50[k] " / " p99[k] : "-" }
 # Section cxx's lines: cxx flavor=F op=O ns=N calls=C (bench/cxx_rcu.cc)
+# Its lines: cxx flavor=F op=O ns=N (the rounds' median), and cxx-ratio
+# flavor=F op=O over=B x=X (the median of the rounds' own ratios), which
+# the x columns show where the run has them.
 function cxx_table(    line, kv, ns, any, i, f) {
 	while ((getline line < cxx) > 0) {
+		if (line ~ /^cxx-ratio flavor=/) {
+			fields(line, kv)
+			cxr[kv["flavor"] "," kv["op"] "/" kv["flavor"] "," kv["over"]] = kv["x"]
+			continue
+		}
 		if (line !~ /^cxx flavor=/)
 			continue
 		fields(line, kv)
@@ -234,7 +242,8 @@ function cxx_table(    line, kv, ns, any, i, f) {
 	print "(C++), both in a thread the C API registered, and C++ in a thread only C++ registered"
 	print "(C++ own: under qsbr online and offline around each region); ns per 64-byte object"
 	print "allocated and reclaimed, rculist_free_rcu() against rcu_obj_base::retire() and"
-	print "rcu_retire(), rcu_barrier() included; x: over the C call's"
+	print "rcu_retire(), rcu_barrier() included; medians of the rounds; x: over the C call's,"
+	print "the median of the rounds' own ratios"
 	printf "\n%-6s %9s %9s %7s %9s %7s | %9s %10s %7s %10s %7s\n", "flavor", "C", "C++", "x", \
 		"C++ own", "x", "free_rcu", "obj_retire", "x", "rcu_retire", "x"
 	for (i = 1; i <= n; i++) {
@@ -252,6 +261,8 @@ function cxx_table(    line, kv, ns, any, i, f) {
 # "n/a" where the divisor is 0 (a quick run's case too short to count).
 function cv(a, k) { return (k in a) ? a[k] : "-" }
 function cx(a, k, d) {
+	if ((k "/" d) in cxr)
+		return sprintf("%.2fx", cxr[k "/" d])
 	if (!(k in a) || !(d in a))
 		return "-"
 	return a[d] + 0 ? sprintf("%.2fx", a[k] / a[d]) : "n/a"
