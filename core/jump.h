@@ -516,29 +516,40 @@ void rculist__jump_patch_qs_v1(const struct rculist__qs_site *start,
 
 /*
  * C++ sites (section rculist_cxx, <rculist/read_side.h>'s
- * RCULIST__RS_CXX_SITE()): a jmp to the slow path, 4 bytes of room and
- * the byte of an immediate, then the compiler's jcc.  Under qsbr the
- * comparison of the reader counter with that immediate in their place
- * (FS, REX.W 83 /7 ib, ModRM/SIB: no base, no index: disp32, the
- * immediate left as compiled); under the other flavours the jmp to the
- * flavour's label, as a site's.
+ * RCULIST__RS_CXX_SITE()): a site, and a stub out of line (a jmp to the
+ * slow path, 4 bytes of room and the byte of an immediate, then the
+ * compiler's jcc and jmp).  Under qsbr the comparison of the reader
+ * counter with that immediate goes into the stub (FS, REX.W 83 /7 ib,
+ * ModRM/SIB: no base, no index: disp32, the immediate left as compiled)
+ * and the site becomes a jmp to the stub; under the other flavours the
+ * site goes to the flavour's label, as a site does, the stub untouched.
+ * Returns the length of the stub's code (0: none, or the stub left).
  */
-static size_t cxx_code(unsigned char *code, const struct rculist__cxx_site *s,
-		       const struct rculist__jump_site *start,
-		       const struct rculist__jump_site *stop,
-		       unsigned long kind, int xchg)
+static size_t cxx_stub_code(unsigned char *code, unsigned long kind)
 {
 	static const unsigned char cmp[] = { 0x64, 0x48, 0x83, 0x3c, 0x25 };
 	int32_t off = (int32_t)rculist__rs_own.reader;
+
+	if (kind != RCULIST__RS_QSBR || (long)off != rculist__rs_own.reader)
+		return 0;
+	memcpy(code, cmp, sizeof(cmp));
+	memcpy(code + 5, &off, sizeof(off));
+	return RCULIST__RS_CXX_LEN - 1; /* the immediate as compiled */
+}
+
+/* The site's 5 bytes, or 0 (leave it as compiled). */
+static size_t cxx_site_code(unsigned char *code,
+			    const struct rculist__cxx_site *s,
+			    const struct rculist__jump_site *start,
+			    const struct rculist__jump_site *stop,
+			    unsigned long kind, int xchg)
+{
 	const int *label;
 
 	switch (kind) {
 	case RCULIST__RS_QSBR:
-		if ((long)off != rculist__rs_own.reader)
-			return 0;
-		memcpy(code, cmp, sizeof(cmp));
-		memcpy(code + 5, &off, sizeof(off));
-		return RCULIST__RS_CXX_LEN - 1; /* the immediate as compiled */
+		code_to(code, at(&s->site), at(&s->stub));
+		return JMP_LEN;
 	case RCULIST__RS_MEMB:
 		label = &s->memb;
 		break;
@@ -555,28 +566,45 @@ static size_t cxx_code(unsigned char *code, const struct rculist__cxx_site *s,
 	return JMP_LEN;
 }
 
-/* Whether a C++ site still holds its jmp to the slow path. */
+/* Whether the flavour's patch of the C++ sites can be written. */
+static int cxx_can(unsigned long kind)
+{
+	unsigned char code[RCULIST__RS_CXX_LEN];
+
+	return kind == RCULIST__RS_MEMB || kind == RCULIST__RS_BP ||
+	       kind == RCULIST__RS_FENCED || cxx_stub_code(code, kind);
+}
+
+/* Whether a C++ site and its stub still hold their jmps to the slow path. */
 static int cxx_as_compiled(const struct rculist__cxx_site *s)
 {
-	unsigned char orig[JMP_LEN];
+	unsigned char orig[JMP_LEN], stub[JMP_LEN];
 
 	code_to(orig, at(&s->site), at(&s->slow));
-	return at(&s->end) - at(&s->site) == RCULIST__RS_CXX_LEN &&
-	       !memcmp(at(&s->site), orig, JMP_LEN);
+	code_to(stub, at(&s->stub), at(&s->slow));
+	return at(&s->end) - at(&s->stub) == RCULIST__RS_CXX_LEN &&
+	       !memcmp(at(&s->site), orig, JMP_LEN) &&
+	       !memcmp(at(&s->stub), stub, JMP_LEN);
 }
 
 static size_t cxx_patch_all(const struct patch_job *job, int fd)
 {
 	int xchg = job->kind == RCULIST__RS_FENCED &&
 		   patch_stores(job->xstart, job->xstop, fd);
-	unsigned char code[RCULIST__RS_CXX_LEN];
+	unsigned char code[RCULIST__RS_CXX_LEN], site[JMP_LEN];
 	size_t n = 0, len;
 
-	for (const struct rculist__cxx_site *s = cxx_start; s < cxx_stop; s++)
-		if (cxx_as_compiled(s) &&
-		    (len = cxx_code(code, s, job->start, job->stop, job->kind,
-				    xchg)))
-			n += put(fd, at(&s->site), code, len);
+	for (const struct rculist__cxx_site *s = cxx_start; s < cxx_stop; s++) {
+		if (!cxx_as_compiled(s) ||
+		    !cxx_site_code(site, s, job->start, job->stop, job->kind,
+				   xchg))
+			continue;
+		/* The stub first: the site then goes to a comparison. */
+		if ((len = cxx_stub_code(code, job->kind)) &&
+		    !put(fd, at(&s->stub), code, len))
+			continue;
+		n += put(fd, at(&s->site), site, JMP_LEN);
+	}
 	return n;
 }
 
@@ -588,7 +616,6 @@ void rculist__jump_patch_cxx_v1(const struct rculist__cxx_site *cstart,
 {
 	const char *mode = getenv("RCULIST_JUMP");
 	uintptr_t lo = UINTPTR_MAX, hi = 0;
-	unsigned char code[RCULIST__RS_CXX_LEN];
 	struct patch_job job = { cxx_patch_all, start, stop, xstart, xstop, 0 };
 	enum how how;
 	size_t n;
@@ -601,14 +628,14 @@ void rculist__jump_patch_cxx_v1(const struct rculist__cxx_site *cstart,
 		job.xstart = job.xstop = NULL;
 	job.kind = patch_kind();
 	for (const struct rculist__cxx_site *s = cstart; s < cstop; s++)
-		if (cxx_as_compiled(s))
-			cover(&lo, &hi, at(&s->site), RCULIST__RS_CXX_LEN);
+		if (cxx_as_compiled(s)) {
+			cover(&lo, &hi, at(&s->site), JMP_LEN);
+			cover(&lo, &hi, at(&s->stub), RCULIST__RS_CXX_LEN);
+		}
 	cover_stores(&lo, &hi, &job);
 	cxx_start = cstart;
 	cxx_stop = cstop;
-	how = patch_pages(lo, hi, mode,
-			  cxx_code(code, cstart, NULL, NULL, job.kind, 0) != 0,
-			  &job, &n);
+	how = patch_pages(lo, hi, mode, cxx_can(job.kind), &job, &n);
 	cxx_start = cxx_stop = NULL;
 	report(mode, "C++ sites", cstart, (size_t)(cstop - cstart), n, how);
 }

@@ -155,10 +155,11 @@ unlock_slow(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
  * takes the library's lock; and the paths a patched site does not take
  * run out of line (lock_other(), unlock_other()), so that gcc inlines
  * std::scoped_lock's constructor and destructor.  qsbr's site is C++'s
- * own (RCULIST__RS_CXX_SITE()): it compares the thread's reader counter
- * with 0 (lock) or region_outer (unlock) and goes past, to the nested
- * case or on, so that a thread the C API keeps online pays that comparison
- * and its jump, and a thread offline goes online inline at its
+ * own (RCULIST__RS_CXX_SITE()): it jumps to a stub out of line, which
+ * compares the thread's reader counter with 0 (lock) or region_outer
+ * (unlock) and goes past, to the nested case or to the outermost one,
+ * so that a thread the C API keeps online pays the jump, that comparison
+ * and its jump, memb's code still follows its site, and a thread offline goes online inline at its
  * outermost lock, offline at its outermost unlock (no library call but
  * the wake of a waiting grace period).
  */

@@ -382,33 +382,41 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr,
 #endif
 
 /*
- * C++'s site (<rculist/rcu.hpp>'s lock() and unlock(), x86-64): as a
- * site, and under qsbr its own test instead of a jump.  Compiled as the
- * 5-byte jmp to slow, 4 bytes of room and the byte imm, then "jg done"
- * and "jl nested"; its entry in section rculist_cxx names the site,
- * slow, the end of the 10 bytes and the other flavours' labels.  Under
- * memb, bp and mb the patch writes the jmp to their label, as
- * rculist__jump_patch_v2() does; under qsbr the comparison of liburcu's
- * reader counter with imm (cmpq $imm, %fs:offset, its 9 first bytes), so
- * that the thread's counter sends it past (above imm), to nested (below)
- * or on to the code after the site (equal): one instruction more than
- * C's site where it goes past, no word read.
+ * C++'s site (<rculist/rcu.hpp>'s lock() and unlock(), x86-64): a site
+ * like C's (a 5-byte jmp to slow, where the flavour's code is then the
+ * next instruction, memb's as in C), and a stub out of line (subsection
+ * 1 of the function's section): 5 bytes of a jmp to slow, 4 bytes of
+ * room and the byte imm, then "jg done", "jl nested" and "jmp outer".
+ * Its entry in section rculist_cxx names the site, slow, the stub, the
+ * stub's end past its 10 bytes, and the other flavours' labels.  Under
+ * memb, bp and mb the patch writes the site as rculist__jump_patch_v2()
+ * does a site (a nop where memb's code follows: a C++ section costs what
+ * C's does, in instructions and in time); under qsbr the comparison of
+ * liburcu's reader counter with imm into the stub (cmpq $imm,
+ * %fs:offset, its 9 first bytes) and the site's jmp to it, so that the
+ * thread's counter sends it past (above imm), to nested (below) or to
+ * outer (equal): two instructions more than C's site where it goes past,
+ * no word read.
  */
 #if RCULIST__RS_PATCH
 #define RCULIST__RS_CXX_LEN 10 /* cmpq $imm8, %fs:disp32 */
-#define RCULIST__RS_CXX_SITE(imm, memb, bp, fenced, slow, done, nested)         \
-	__asm__ goto("885:\t.byte 0xe9\n\t.long %l[" #slow "] - (885b + 5)\n"   \
-		     "\t.skip 4, 0xcc\n"                                        \
-		     "\t.byte " #imm "\n"                                       \
-		     "886:\tjg %l[" #done "]\n"                                 \
-		     "\tjl %l[" #nested "]\n"                                   \
-		     "\t.pushsection rculist_cxx, \"a?\"\n"                     \
-		     "\t.balign 4\n"                                            \
-		     "\t.long 885b - ., %l[" #slow "] - ., 886b - ., %l[" #memb \
-		     "] - ., %l[" #bp "] - ., %l[" #fenced "] - .\n"            \
-		     "\t.popsection" ::                                         \
-			     : "cc"                                             \
-		     : memb, bp, fenced, slow, done, nested)
+#define RCULIST__RS_CXX_SITE(imm, memb, bp, fenced, slow, done, nested, outer)   \
+	__asm__ goto("885:\t.byte 0xe9\n\t.long %l[" #slow "] - (885b + 5)\n"    \
+		     "\t.subsection 1\n"                                         \
+		     "887:\t.byte 0xe9\n\t.long %l[" #slow "] - (887b + 5)\n"    \
+		     "\t.skip 4, 0xcc\n"                                         \
+		     "\t.byte " #imm "\n"                                        \
+		     "886:\tjg %l[" #done "]\n"                                  \
+		     "\tjl %l[" #nested "]\n"                                    \
+		     "\tjmp %l[" #outer "]\n"                                    \
+		     "\t.subsection 0\n"                                         \
+		     "\t.pushsection rculist_cxx, \"a?\"\n"                      \
+		     "\t.balign 4\n"                                             \
+		     "\t.long 885b - ., %l[" #slow "] - ., 887b - ., 886b - ., " \
+		     "%l[" #memb "] - ., %l[" #bp "] - ., %l[" #fenced "] - .\n" \
+		     "\t.popsection" ::                                          \
+			     : "cc"                                              \
+		     : memb, bp, fenced, slow, done, nested, outer)
 #endif
 
 /*
@@ -480,11 +488,11 @@ void rculist__jump_patch_qs_v1(const struct rculist__qs_site *start,
 	__attribute__((weak));
 /*
  * A C++ site's entry in section rculist_cxx (RCULIST__RS_CXX_SITE()):
- * the offsets of the site, its slow path, the end of its room and the
- * labels of memb, bp and mb.
+ * the offsets of the site, its slow path, its stub, the end of the
+ * stub's room and the labels of memb, bp and mb.
  */
 struct rculist__cxx_site {
-	int site, slow, end, memb, bp, fenced;
+	int site, slow, stub, end, memb, bp, fenced;
 };
 /*
  * Patches the C++ sites of one module: under qsbr to the comparison of
@@ -595,9 +603,8 @@ static inline __attribute__((always_inline)) void rculist__rs_read_lock(
 		 * qsbr: a thread online (the C API's) has nothing to do; one
 		 * offline goes online, one in a region nests.
 		 */
-		RCULIST__RS_CXX_SITE(0, memb, bp, fenced, slow, done, nested);
-		qsbr_lock(off, gpw, RCULIST__RS_CXX_OUTER);
-		return;
+		RCULIST__RS_CXX_SITE(0, memb, bp, fenced, slow, done, nested,
+				     outer);
 #else
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
 #endif
@@ -639,6 +646,9 @@ qsbr_hook:
 	qsbr_lock(off, gpw, RCULIST__RS_CXX_ANY);
 	return;
 #if RCULIST__RS_PATCH /* C++'s site's labels */
+outer:
+	qsbr_lock(off, gpw, RCULIST__RS_CXX_OUTER);
+	return;
 nested:
 	RCULIST__RS_COLD;
 	qsbr_lock(off, gpw, RCULIST__RS_CXX_NESTED);
@@ -683,10 +693,8 @@ static inline __attribute__((always_inline)) void rculist__rs_read_unlock(
 
 	if (qsbr_unlock) {
 #if RCULIST__RS_PATCH
-		RCULIST__RS_CXX_SITE(0xff, memb, bp, fenced, slow, done, nested);
-		qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp),
-			    RCULIST__RS_CXX_OUTER);
-		return;
+		RCULIST__RS_CXX_SITE(0xff, memb, bp, fenced, slow, done, nested,
+				     outer);
 #else
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
 #endif
@@ -752,6 +760,9 @@ qsbr_hook:
 	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp), RCULIST__RS_CXX_ANY);
 	return;
 #if RCULIST__RS_PATCH /* C++'s site's labels */
+outer:
+	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp), RCULIST__RS_CXX_OUTER);
+	return;
 nested:
 	RCULIST__RS_COLD;
 	qsbr_unlock(off, 0, RCULIST__RS_CXX_NESTED);

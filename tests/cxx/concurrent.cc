@@ -427,11 +427,12 @@ void test_c_offline()
 #if RCULIST__CXX_INLINE && RCULIST__RS_PATCH
 /*
  * Every C++ site of this program (section rculist_cxx) as the loaded
- * flavour's patch leaves it: under qsbr the comparison of the thread's
- * reader counter (cmpq $0 or $-1, %fs:offset, the description's offset),
- * under the other flavours a jump elsewhere than its slow path (a jmp, or
- * a nop where the label follows); with RCULIST_JUMP=off still the jmp to
- * its slow path, the steps above then run through it.
+ * flavour's patch leaves it: under qsbr a jmp to its stub, which holds
+ * the comparison of the thread's reader counter (cmpq $0 or $-1,
+ * %fs:offset, the description's offset); under the other flavours a jump
+ * elsewhere than its slow path (a jmp, or a nop where the label follows),
+ * the stub left; with RCULIST_JUMP=off both still the jmp to the slow
+ * path, the steps above then run through it.
  */
 void test_sites()
 {
@@ -450,24 +451,31 @@ void test_sites()
 	CHECK(__stop_rculist_cxx - __start_rculist_cxx >= 4);
 	for (const rculist__cxx_site *s = __start_rculist_cxx;
 	     s < __stop_rculist_cxx; s++) {
-		const unsigned char *site = at(s->site);
-		int rel, disp;
+		const unsigned char *site = at(s->site), *stub = at(s->stub);
+		auto jmp_to = [](const unsigned char *code,
+				 const unsigned char *to) {
+			int rel;
 
-		std::memcpy(&rel, site + 1, sizeof(rel));
-		std::memcpy(&disp, site + 5, sizeof(disp));
-		const bool to_slow = site[0] == 0xe9 &&
-				     site + 5 + rel == at(s->slow);
-		CHECK(at(s->end) == site + RCULIST__RS_CXX_LEN);
+			std::memcpy(&rel, code + 1, sizeof(rel));
+			return code[0] == 0xe9 && code + 5 + rel == to;
+		};
+		int disp;
+
+		std::memcpy(&disp, stub + 5, sizeof(disp));
+		CHECK(at(s->end) == stub + RCULIST__RS_CXX_LEN);
 		if (off)
-			CHECK(to_slow);
+			CHECK(jmp_to(site, at(s->slow)) &&
+			      jmp_to(stub, at(s->slow)));
 		else if (qsbr)
-			CHECK(!std::memcmp(site, cmp, sizeof(cmp)) &&
+			CHECK(jmp_to(site, stub) &&
+			      !std::memcmp(stub, cmp, sizeof(cmp)) &&
 			      disp == rculist__read_side_v2.reader &&
-			      (site[9] == 0 || site[9] == 0xff));
+			      (stub[9] == 0 || stub[9] == 0xff));
 		else
-			CHECK(!to_slow &&
+			CHECK(!jmp_to(site, at(s->slow)) &&
 			      (site[0] == 0xe9 ||
-			       !std::memcmp(site, nop5, sizeof(nop5))));
+			       !std::memcmp(site, nop5, sizeof(nop5))) &&
+			      jmp_to(stub, at(s->slow)));
 	}
 }
 #else
