@@ -8,12 +8,16 @@
 # tests/mutants/reclaim/: early frees planted in core/reclaim.c (a batch
 # freed before its grace period ends), run against the reclaim suite,
 # whose readers hold a freed block and check it.
+# tests/mutants/reclaim_nested/: the owner's windows planted not to nest,
+# run against the reclaim_nested suite (barriers beside callbacks that
+# queue blocks, run inside another barrier's window).
 #   make check-mutants [MUTANT_RUNS=5] [MUTANT_FILTER='conc_updates/*']
 #                      [MUTANTS='tests/mutants/a.patch ...']
 MUTANT_RUNS   ?= 5
 MUTANT_FILTER ?= conc_updates/*
 MUTANTS       ?=
 MUTANT_RECLAIM_FILTER ?= reclaim/*
+MUTANT_NESTED_FILTER ?= reclaim_nested/*
 
 .PHONY: check-mutants
 check-mutants: | deps ## Plant each bug of tests/mutants/ and show every run of every flavour fails
@@ -24,6 +28,9 @@ ifeq ($(MUTANTS),)
 	@echo "== planted early frees, $(MUTANT_RUNS) runs per flavour, suites '$(MUTANT_RECLAIM_FILTER)'"
 	$(Q)tests/mutants/run.sh $(B)/mutants '$(FLAVORS)' $(MUTANT_RUNS) \
 		'$(MUTANT_RECLAIM_FILTER)' $(wildcard tests/mutants/reclaim/*.patch)
+	@echo "== planted windows that do not nest, $(MUTANT_RUNS) runs per flavour, suites '$(MUTANT_NESTED_FILTER)'"
+	$(Q)tests/mutants/run.sh $(B)/mutants '$(FLAVORS)' $(MUTANT_RUNS) \
+		'$(MUTANT_NESTED_FILTER)' $(wildcard tests/mutants/reclaim_nested/*.patch)
 endif
 
 # The planted bugs are run by make check-full, not by make check: so that
