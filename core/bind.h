@@ -531,6 +531,27 @@ void rculist_thread_online(void)
 #endif
 }
 
+#if RCULIST__QSBR
+/*
+ * exit() in a thread registered and online (most often the main thread
+ * returning from main()): liburcu 0.15's destructor stops each call_rcu
+ * thread and waits for it, and one in the middle of a grace period waits
+ * for this thread, which announces no quiescent state again: both wait
+ * for ever (seen in tests/unit under qsbr against liburcu 0.15.6, one run
+ * in three, at the exit of a test process).  The program's own
+ * destructors and atexit handlers have run (it depends on this library:
+ * finalised first); what runs after this reads none of its RCU data.
+ * Offline, the thread holds no grace period up.  A static program's
+ * destructors run in link order reversed, liburcu's first: there this
+ * runs too late, and such a program goes offline before exit() itself.
+ */
+__attribute__((destructor)) static void rculist__qsbr_exit(void)
+{
+	if (RCULIST__URCU(read_ongoing)())
+		rculist_thread_offline();
+}
+#endif
+
 void rculist__flavor_synchronize_rcu(void)
 {
 	RCULIST__URCU(synchronize_rcu)();
