@@ -13,6 +13,7 @@
 #ifndef RCULIST_CORE_INTERNAL_H
 #define RCULIST_CORE_INTERNAL_H
 
+#include <stdint.h>
 #include <time.h>
 
 #define RCULIST__HIDDEN __attribute__((visibility("hidden")))
@@ -243,6 +244,14 @@ RCULIST__HIDDEN unsigned long rculist__gp_ticket(void);
 RCULIST__HIDDEN void rculist__poll_request(unsigned long seq);
 /* Grace periods rculist_synchronize_rcu() waited for. */
 RCULIST__HIDDEN unsigned long rculist__gp_count(void);
+/* CLOCK_MONOTONIC in nanoseconds (core/reclaim.c's ages, core/poll.c's naps). */
+static inline uint64_t rculist__now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 /* Where the sequences start: 100 short of wrapping. */
 #define RCULIST__SEQ_INIT ((unsigned long)-100)
 /* Whether @a comes after @b, modulo wrap. */

@@ -98,14 +98,6 @@ static int gp_wanted(void)
 	return rculist__seq_after(load(&wanted), rculist__gp_done());
 }
 
-static unsigned long mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (unsigned long)t.tv_sec * 1000000000UL + (unsigned long)t.tv_nsec;
-}
-
 /*
  * Sleep until wanted is after done.  While lazy requests come close
  * together (the last park, ended by one, lasted less than NAPS naps), in
@@ -119,7 +111,7 @@ static void gp_sleep(void)
 {
 	static const struct timespec nap = { 0, NAP_NS };
 	static int napping;
-	unsigned long t0;
+	uint64_t t0;
 	int i;
 
 	for (i = 0; napping && i < NAPS; i++) {
@@ -131,13 +123,13 @@ static void gp_sleep(void)
 		if (gp_wanted())
 			return;
 	}
-	t0 = mono_ns();
+	t0 = rculist__now_ns();
 	store(&gp_parked, GP_PARKED);
 	while (!gp_wanted() && load(&gp_parked) == GP_PARKED)
 		futex(&gp_parked, FUTEX_WAIT_PRIVATE, GP_PARKED, NULL);
 	napping = __atomic_exchange_n(&gp_parked, GP_AWAKE, __ATOMIC_SEQ_CST) ==
 			  GP_WOKEN_LAZY &&
-		  mono_ns() - t0 < NAPS * NAP_NS;
+		  rculist__now_ns() - t0 < NAPS * NAP_NS;
 }
 
 static void *gp_main(void *arg)

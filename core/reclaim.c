@@ -289,14 +289,6 @@ static __thread int reclaiming;
  */
 static __thread int exiting;
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static void raise_to(unsigned long *p, unsigned long v)
 {
 	unsigned long cur = __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -362,7 +354,7 @@ static void maybe_trim(void)
 	if (mark < TRIM_MIN || pending_pub() > mark / 8)
 		return;
 	/* At most one a second: a backlog that drains often costs little. */
-	now = now_ns();
+	now = rculist__now_ns();
 	last = __atomic_load_n(&last_trim, __ATOMIC_RELAXED);
 	if ((last && now - last < TRIM_EVERY_NS) ||
 	    !__atomic_compare_exchange_n(&cold.trim_mark, &mark, 0, 0,
@@ -752,7 +744,7 @@ static void last_done(struct state *s, int probe, unsigned long seen)
 		__atomic_store_n(&sl->blocks, list, __ATOMIC_RELAXED);
 		/* The sweep slot's callback frees and runs them all. */
 		sl->has_calls = 0;
-		__atomic_store_n(&sl->since, now_ns(), __ATOMIC_RELAXED);
+		__atomic_store_n(&sl->since, rculist__now_ns(), __ATOMIC_RELAXED);
 		__atomic_store_n(&sl->st, SLOT_ORPHAN, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST);
 	} else {
@@ -811,7 +803,7 @@ static int hand_off_polled(struct state *s)
 		return 1;
 	}
 	lp->blocks = list;
-	lp->since = now_ns();
+	lp->since = rculist__now_ns();
 	/* Every block of the batch was queued before the cookie is taken. */
 	lp->cookie = waiting >= REQUEST_AT ?
 			     rculist_start_poll_synchronize_rcu().seq :
@@ -870,7 +862,7 @@ static void hand_off(struct state *s, unsigned long budget, int local)
 	__atomic_store_n(&use->blocks, list, __ATOMIC_RELAXED);
 	use->n = n;
 	use->has_calls = calls != 0;
-	__atomic_store_n(&use->since, now_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&use->since, rculist__now_ns(), __ATOMIC_RELAXED);
 	__atomic_store_n(&use->st, SLOT_QUEUED, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&s->inflight, 1, __ATOMIC_SEQ_CST);
 	rculist__tsan_handover(&use->rcu);
@@ -1074,21 +1066,26 @@ void rculist__free_rcu(struct rcu_head *head, size_t offset)
 	enqueue(p, 0);
 }
 
-void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+/* Queue @head's callback @func, of @kind (CALL, or CALL | HERE). */
+static inline void enqueue_call(struct rcu_head *head,
+				void (*func)(struct rcu_head *head),
+				uintptr_t kind)
 {
 	struct pending *p = (struct pending *)(void *)head;
 
 	p->u.func = func;
-	enqueue(p, CALL);
+	enqueue(p, kind);
+}
+
+void rculist_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	enqueue_call(head, func, CALL);
 }
 
 void rculist__retire_rcu(struct rcu_head *head,
 			 void (*func)(struct rcu_head *head))
 {
-	struct pending *p = (struct pending *)(void *)head;
-
-	p->u.func = func;
-	enqueue(p, CALL | HERE);
+	enqueue_call(head, func, CALL | HERE);
 }
 
 void rculist_rcu_barrier(void)
@@ -1233,7 +1230,7 @@ void rculist_reclaim_get_stats(struct rculist_reclaim_stats *st)
 		__atomic_load_n(&gps, __ATOMIC_RELAXED) + rculist__gp_count();
 	st->limit = __atomic_load_n(&cold.limit, __ATOMIC_RELAXED);
 	oldest = st->pending ? oldest_since(0) : 0;
-	now = now_ns();
+	now = rculist__now_ns();
 	st->oldest_ms = oldest && now > oldest ? (now - oldest) / 1000000u : 0;
 }
 
