@@ -472,7 +472,7 @@ void test_sites()
 			      disp == rculist__read_side_v2.reader &&
 			      (stub[9] == 0 || stub[9] == 0xff));
 		else
-			CHECK(!jmp_to(site, at(s->slow)) &&
+			CHECK(!jmp_to(site, at(s->slow)) && !jmp_to(site, stub) &&
 			      (site[0] == 0xe9 ||
 			       !std::memcmp(site, nop5, sizeof(nop5))) &&
 			      jmp_to(stub, at(s->slow)));
