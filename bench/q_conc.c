@@ -167,12 +167,13 @@ static void run_conc(struct conc *c, double duration, double *reads,
  * of runs back to back, the order swapped every pair: each pair's ratio
  * is recorded ("2r-xurcu"), and the closing table reads their median,
  * which a drift of the machine's load between the table's runs (seconds
- * apart) does not move.  2 * reps + 1 pairs (MAX_REPS at most).
+ * apart) does not move.  4 * reps + 1 pairs (MAX_REPS at most): 13 in
+ * make bench, whose pairs' ratios spread over 0.88-1.08 even idle.
  */
 static void conc_pairs(struct bench_data *d)
 {
 	const struct bench_side *pair[2] = { &bench_side_rl, &bench_side_urcu };
-	int npairs = 2 * reps + 1 < MAX_REPS ? 2 * reps + 1 : MAX_REPS;
+	int npairs = 4 * reps + 1 < MAX_REPS ? 4 * reps + 1 : MAX_REPS;
 
 	for (int p = 0; p < npairs; p++) {
 		double r[2], u, other;
