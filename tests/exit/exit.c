@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,8 @@ static void fail(const char *what)
 /* rculist_call_rcu()'s callback: poison, then free. */
 static void poison_free(struct rcu_head *head)
 {
-	struct item *it = caa_container_of(head, struct item, rcu);
+	struct item *it =
+		(struct item *)((char *)head - offsetof(struct item, rcu));
 
 	__atomic_store_n(&it->key, POISON, __ATOMIC_RELAXED);
 	free(it);

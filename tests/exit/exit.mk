@@ -16,17 +16,22 @@ EXIT_TIMEOUT ?= 10
 EXIT_LINK     = $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$(1) -pthread
 EXIT_HDRS    := $(wildcard include/rculist.h include/rculist/*.h include/rculist/*.hpp)
 
-$(FLAVORS:%=$(EXIT_B)/exit-%): $(EXIT_B)/exit-%: tests/exit/exit.c $(EXIT_HDRS) \
-		$(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+# Each program compiled once, linked with every flavour library.
+$(EXIT_B)/exit.o: tests/exit/exit.c $(EXIT_HDRS) | $(B)/.deps
 	$(call quiet,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(call EXIT_LINK,$*)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-$(FLAVORS:%=$(EXIT_B)/exit-cxx-%): $(EXIT_B)/exit-cxx-%: tests/exit/exit.cc $(EXIT_HDRS) \
-		$(LIBDIR_B)/librculist-%.so.$(VERSION) | $(B)/.deps
+$(EXIT_B)/exit-cxx.o: tests/exit/exit.cc $(EXIT_HDRS) | $(B)/.deps
 	$(call quiet,CXX,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CXX) -std=c++17 $(ALL_CPPFLAGS) $(filter-out -Wstrict-prototypes,$(WARNINGS)) $(CFLAGS) $< -o $@ $(call EXIT_LINK,$*)
+	$(Q)$(CXX) -std=c++17 $(ALL_CPPFLAGS) $(filter-out -Wstrict-prototypes,$(WARNINGS)) $(CFLAGS) -c $< -o $@
+
+$(FLAVORS:%=$(EXIT_B)/exit-%): $(EXIT_B)/exit-%: $(EXIT_B)/exit.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
+	$(Q)$(CC) $< -o $@ $(call EXIT_LINK,$*)
+
+$(FLAVORS:%=$(EXIT_B)/exit-cxx-%): $(EXIT_B)/exit-cxx-%: $(EXIT_B)/exit-cxx.o $(LIBDIR_B)/librculist-%.so.$(VERSION)
+	$(Q)$(CXX) $< -o $@ $(call EXIT_LINK,$*)
 
 .PHONY: check-exit
 check-exit: $(FLAVORS:%=$(EXIT_B)/exit-%) $(FLAVORS:%=$(EXIT_B)/exit-cxx-%) ## Programs leaving main() registered and online, reclamation pending, exit promptly (every flavour)
