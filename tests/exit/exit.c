@@ -16,7 +16,8 @@
  *   exit-reading  exit(0) while a registered reader still walks the list
  *                 in and out of read-side critical sections (announcing
  *                 quiescent states between walks under qsbr), checking
- *                 each element it meets (a freed one is poisoned);
+ *                 the key of each element it meets (rculist_call_rcu()'s
+ *                 callback poisons its element before freeing it);
  *   exit-parked   exit(0) while a registered thread is blocked outside
  *                 any section (offline under qsbr) in read() of a pipe
  *                 nobody writes.
