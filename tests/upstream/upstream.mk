@@ -13,12 +13,16 @@
 # if no liburcu is named or it does not build.  Not in make check-full,
 # which needs no liburcu source: about 5 minutes of CPU, and 2 more to
 # build liburcu (loaded machine, AMD EPYC 2 vCPUs).
+#   check-liburcu-refusals  (make check) check-liburcu, named no usable
+#                           liburcu, stops with its one line, each way
+#                           (tests/upstream/refusals.sh): about 1 s
+CHECKS += check-liburcu-refusals
 UPS_B      := $(B)/upstream
 UPS_CHECKS ?= check-unit check-cxx-rcu check-inline check-adopt check-compat \
 	check-torture check-examples check-lto check-cxx check-exit
 # liburcu's bootstrap needs the autotools (a source tree with configure
 # does not, nor URCU_PREFIX).
-UPS_TOOLS  := autoconf:autoconf automake:automake libtoolize:libtool
+UPS_TOOLS  ?= autoconf:autoconf automake:automake libtoolize:libtool
 
 .PHONY: check-liburcu
 check-liburcu: ## rculist's checks against another liburcu: URCU_SRC=<git repo or tree> [URCU_REF=<tag>], or URCU_PREFIX=<prefix> (by hand)
@@ -32,6 +36,10 @@ check-liburcu: ## rculist's checks against another liburcu: URCU_SRC=<git repo o
 	$(Q)URCU_SRC='$(URCU_SRC)' URCU_REF='$(URCU_REF)' URCU_PREFIX='$(URCU_PREFIX)' \
 		UPS_B='$(UPS_B)' UPS_CHECKS='$(UPS_CHECKS)' UPS_JOBS=$(NPROC) MAKE='$(MAKE)' \
 		sh tests/upstream/run.sh
+
+.PHONY: check-liburcu-refusals
+check-liburcu-refusals: ## check-liburcu named no usable liburcu stops with one line saying what is missing
+	$(Q)MAKE='$(MAKE)' sh tests/upstream/refusals.sh $(UPS_B)/refusals
 
 # check-targets: check-liburcu is run by hand, against a liburcu named
 # on its command line, as docs/install.md says.
