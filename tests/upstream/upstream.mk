@@ -11,8 +11,9 @@
 # PKG_CONFIG_PATH naming that prefix, and requires that the libraries
 # load liburcu from there.  Stops with one line naming what is missing
 # if no liburcu is named or it does not build.  Not in make check-full,
-# which needs no liburcu source: about 5 minutes of CPU, and 2 more to
-# build liburcu (loaded machine, AMD EPYC 2 vCPUs).
+# which must run without liburcu's source.  About 260 s of CPU for the
+# checks, 3 to 7 minutes wall with liburcu's build (loaded machine, AMD
+# EPYC 2 vCPUs).
 #   check-liburcu-refusals  (make check) check-liburcu, named no usable
 #                           liburcu, stops with its one line, each way
 #                           (tests/upstream/refusals.sh): about 1 s
@@ -21,7 +22,8 @@ UPS_B      := $(B)/upstream
 UPS_CHECKS ?= check-unit check-cxx-rcu check-inline check-adopt check-compat \
 	check-torture check-examples check-lto check-cxx check-exit
 # liburcu's bootstrap needs the autotools (a source tree with configure
-# does not, nor URCU_PREFIX).
+# does not, nor URCU_PREFIX), installed if missing; check-liburcu-refusals
+# empties the list (its tree has a configure; no apt-get in make check).
 UPS_TOOLS  ?= autoconf:autoconf automake:automake libtoolize:libtool
 
 .PHONY: check-liburcu
