@@ -401,7 +401,20 @@ static inline size_t cds_hlist_count_nodes(const struct cds_hlist_head *head)
 #define cds_hlist_entry(ptr, type, member) \
 	rculist__container_at(ptr, type, rculist__hlist_offsetof(type, member))
 
+/*
+ * gcc 10 and later: a function so marked reads nothing through its
+ * first argument, a pointer, so gcc does not say "may be used
+ * uninitialized" of the node of an element not yet initialised, as it
+ * does at -O0 of any address given as a pointer to const.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10
+#define RCULIST__READS_NO_NODE __attribute__((access(none, 1)))
+#else
+#define RCULIST__READS_NO_NODE
+#endif
+
 /* @node minus @offset, or NULL for a NULL @node, without NULL arithmetic. */
+RCULIST__READS_NO_NODE
 static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *node,
 						 size_t offset)
 {

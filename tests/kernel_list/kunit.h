@@ -100,7 +100,7 @@ struct kunit_suite {
 #define kunit_err(test, ...)  printf("    # error: " __VA_ARGS__)
 
 /* Reports a failed check of @test at @file:@line; ends the case if @fatal. */
-__attribute__((format(printf, 5, 6))) static void
+__attribute__((format(printf, 5, 6))) static inline void
 kunit__fail(struct kunit *test, int fatal, const char *file, int line,
 	    const char *fmt, ...)
 {
@@ -118,7 +118,7 @@ kunit__fail(struct kunit *test, int fatal, const char *file, int line,
 }
 
 /* The optional message of the _MSG forms, as one string. */
-__attribute__((format(printf, 1, 2))) static const char *
+__attribute__((format(printf, 1, 2))) static inline const char *
 kunit__msg(const char *fmt, ...)
 {
 	static char buf[512];
@@ -233,7 +233,7 @@ kunit__msg(const char *fmt, ...)
 enum { KUNIT__PASS = 0, KUNIT__FAILED = 1, KUNIT__SKIPPED = 2 };
 
 /* Runs @c of @s in this (child) process; returns its KUNIT__ status. */
-static int kunit__run_here(struct kunit_suite *s, struct kunit_case *c)
+static inline int kunit__run_here(struct kunit_suite *s, struct kunit_case *c)
 {
 	struct kunit test = { .name = c->name };
 
@@ -261,7 +261,8 @@ static int kunit__run_here(struct kunit_suite *s, struct kunit_case *c)
 }
 
 /* Runs @c in a child; prints its line; returns its KUNIT__ status. */
-static int kunit__run_case(struct kunit_suite *s, struct kunit_case *c, int n)
+static inline int kunit__run_case(struct kunit_suite *s, struct kunit_case *c,
+				  int n)
 {
 	int status, st;
 	pid_t pid;
@@ -304,7 +305,7 @@ static int kunit__run_case(struct kunit_suite *s, struct kunit_case *c, int n)
 }
 
 /* Runs every case of @suites (those matching @glob, if not NULL). */
-static int kunit__main(struct kunit_suite **suites, const char *glob)
+static inline int kunit__main(struct kunit_suite **suites, const char *glob)
 {
 	int count[3] = { 0, 0, 0 }, n = 0;
 	char full[512];

@@ -35,7 +35,8 @@
 # memb qsbr bp mb) instead.  Prints one "ok"/"not ok" line per case and
 # a count; exits non-zero if a case failed or did not compile.
 # KTEST_CC (default cc: gcc, whose "In function" lines attribute an
-# error to its case), KTEST_CFLAGS (added, e.g. -DRCULIST_DEBUG),
+# error to its case), KTEST_CFLAGS (added, e.g. -DRCULIST_DEBUG, which
+# calls the library's checks: then every flavour runs),
 # KTEST_KEEP=1 keeps $work.
 set -eu
 
@@ -148,11 +149,16 @@ cut() {
 }
 
 # Compiles; each case gcc reports an error in becomes a "fail" rule.
+# Warnings are not shown, but a call of an undeclared function (an
+# operation rculist lacks, which C would otherwise let through to the
+# link) and a pointer of another type (a structure that differs from the
+# kernel's) are errors.
+KTEST_ERRORS="-Werror=implicit-function-declaration -Werror=incompatible-pointer-types -Werror=int-conversion"
 tries=0
 while :; do
 	cut
 	# shellcheck disable=SC2086
-	if $cc -std=gnu11 -O2 -g -w $cflags ${KTEST_CFLAGS:-} -c "$work/mapped.c" \
+	if $cc -std=gnu11 -O2 -g $KTEST_ERRORS $cflags ${KTEST_CFLAGS:-} -c "$work/mapped.c" \
 		-o "$work/mapped.o" 2>"$work/cc.log"; then
 		break
 	fi
