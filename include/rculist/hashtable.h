@@ -177,7 +177,7 @@ static inline uint32_t cds_hash_ptr(const void *ptr, unsigned int bits)
  * Context: a definition: the table is not yet shared.
  */
 #define CDS_DEFINE_HASHTABLE(name, bits)				\
-	struct cds_hlist_head name[1 << (bits)] = { { NULL } }
+	struct cds_hlist_head name[1 << (bits)] = { { { NULL } } }
 
 /**
  * CDS_DEFINE_READ_MOSTLY_HASHTABLE - define an empty hash table that is mostly read
@@ -391,16 +391,6 @@ static inline void cds_hash_del_rcu(struct cds_hlist_node *node)
 	for (struct cds_hlist_head *_t = (name); _t != NULL; _t = NULL)	\
 		for ((bkt) = 0, (obj) = NULL;				\
 		     (obj) == NULL && (bkt) < (int)CDS_HASH_SIZE(name); (bkt)++)
-
-/*
- * The kernel's hlist_for_each_entry_safe(): @tmp, a struct
- * cds_hlist_node pointer, holds the next node, so that the body may
- * delete @obj.  @head is evaluated once.
- */
-#define rculist__hlist_for_each_entry_safe_node(obj, tmp, head, member)	\
-	for ((obj) = rculist__hlist_entry_as(obj, (head)->next, member);	\
-	     (obj) != NULL && ((tmp) = (obj)->member.next, 1);		\
-	     (obj) = rculist__hlist_entry_as(obj, tmp, member))
 
 /**
  * cds_hash_for_each - iterate over every object of a hash table

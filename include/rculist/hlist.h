@@ -39,15 +39,23 @@ RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_hlist_node,
 				 struct cds_hlist_node, RCULIST__HLIST_MEMBER_MSG)
 
 /**
- * CDS_HLIST_HEAD_INIT - static initialiser of an empty hlist head
- * @name: the struct cds_hlist_head variable being initialised (unused;
- *	liburcu's convention: the kernel's HLIST_HEAD_INIT takes no argument)
+ * CDS_HLIST_HEAD_INIT - initialiser of an empty hlist head
  *
- * "struct cds_hlist_head name = CDS_HLIST_HEAD_INIT(name);"
+ * Two spellings.  liburcu's, "struct cds_hlist_head name =
+ * CDS_HLIST_HEAD_INIT(name);" (the argument is unused), is the constant
+ * { NULL }, valid everywhere.  The kernel's, without argument ("struct
+ * cds_hlist_head name = CDS_HLIST_HEAD_INIT;", as HLIST_HEAD_INIT), is
+ * a copy of a constant empty head: valid for any variable in C++ and for
+ * automatic ones in C; a static one in C needs the constant, so gcc
+ * accepts it and clang refuses it there: write CDS_HLIST_HEAD(name) or
+ * the form with an argument.
  *
  * Context: an initialiser: the object is not yet shared.
  */
-#define CDS_HLIST_HEAD_INIT(name)	{ NULL }
+#define CDS_HLIST_HEAD_INIT	rculist__hlist_head_init
+/* Called with an argument: the constant; without: the object below. */
+#define rculist__hlist_head_init(name)	{ NULL }
+__attribute__((unused)) static const struct cds_hlist_head rculist__hlist_head_init = { NULL };
 /**
  * CDS_HLIST_HEAD - declare and initialise an empty hlist head
  * @name: the name of the struct cds_hlist_head variable to declare
@@ -393,7 +401,20 @@ static inline size_t cds_hlist_count_nodes(const struct cds_hlist_head *head)
 #define cds_hlist_entry(ptr, type, member) \
 	rculist__container_at(ptr, type, rculist__hlist_offsetof(type, member))
 
+/*
+ * gcc 10 and later: a function so marked reads nothing through its
+ * first argument, a pointer, so gcc does not say "may be used
+ * uninitialized" of the node of an element not yet initialised, as it
+ * does at -O0 of any address given as a pointer to const.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10
+#define RCULIST__READS_NO_NODE __attribute__((access(none, 1)))
+#else
+#define RCULIST__READS_NO_NODE
+#endif
+
 /* @node minus @offset, or NULL for a NULL @node, without NULL arithmetic. */
+RCULIST__READS_NO_NODE
 static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *node,
 						 size_t offset)
 {
@@ -444,40 +465,66 @@ static inline void *rculist__hlist_entry_or_null(const struct cds_hlist_node *no
 	     (pos) != NULL && ((p) = (pos)->next, 1);			\
 	     (pos) = (p))
 
+/*
+ * The entry iterators below take the kernel's arguments or liburcu's,
+ * told apart by their count: rculist__hlist_pick() names its sixth
+ * argument, the form the call's count selects.
+ */
+#define rculist__hlist_pick(_1, _2, _3, _4, _5, form, ...) form
+
 /**
- * cds_hlist_for_each_entry - iterate over the elements of an hlist, with a node cursor
- * @entry: the cursor, a pointer to the element type
- * @pos: a struct cds_hlist_node pointer, NULL at the end
- * @head: the head
- * @member: the name of the node field in the element type
+ * cds_hlist_for_each_entry - iterate over the elements of an hlist
+ * @...: (entry, head, member), the kernel's three arguments, or
+ *	(entry, pos, head, member), liburcu's four (the kernel's before 3.9):
+ *	entry, the cursor, a pointer to the element type; pos, a struct
+ *	cds_hlist_node pointer; head, the head; member, the name of the node
+ *	field in the element type
  *
- * liburcu's 4-argument form (the kernel's before 3.9).  @entry is only
- * computed from a non-NULL @pos; test @pos, not @entry, after the loop.
- * The kernel's 3-argument form is cds_hlist_for_each_entry_2().
+ * The kernel's form is cds_hlist_for_each_entry_2(): entry is NULL at
+ * the end.  In liburcu's, pos is NULL at the end and entry is computed
+ * only from a non-NULL pos: test pos, not entry, after the loop.
  *
  * Context: the list's owner, or anyone while nothing updates it; RCU
  * readers use cds_hlist_for_each_entry_rcu().
  */
-#define cds_hlist_for_each_entry(entry, pos, head, member)		\
+#define cds_hlist_for_each_entry(...)					\
+	rculist__hlist_pick(__VA_ARGS__, rculist__hlist_too_many_arguments, \
+			    rculist__hlist_for_each_entry_pos,		\
+			    cds_hlist_for_each_entry_2,			\
+			    rculist__hlist_too_few_arguments, )(__VA_ARGS__)
+#define rculist__hlist_for_each_entry_pos(entry, pos, head, member)	\
 	for ((pos) = (head)->next;					\
 	     (pos) != NULL &&						\
 	     ((entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \
 	     (pos) = (pos)->next)
 
 /**
- * cds_hlist_for_each_entry_safe - iterate over the elements, the body may delete, with a node cursor
- * @entry: the cursor, a pointer to the element type
- * @pos: a struct cds_hlist_node pointer, NULL at the end
- * @p: a struct cds_hlist_node pointer holding the next node
- * @head: the head
- * @member: the name of the node field
+ * cds_hlist_for_each_entry_safe - iterate over the elements, the body may delete
+ * @...: (entry, n, head, member), the kernel's four arguments, or
+ *	(entry, pos, p, head, member), liburcu's five: entry, the cursor, a
+ *	pointer to the element type; n and p, struct cds_hlist_node
+ *	pointers holding the next node; pos, a struct cds_hlist_node
+ *	pointer, the node cursor; head, the head; member, the name of the
+ *	node field
  *
- * liburcu's 5-argument form; cds_hlist_for_each_entry_safe_2() has no
- * node cursor.
+ * The body may delete and free entry.  In the kernel's form entry is
+ * NULL at the end; in liburcu's, pos is (entry is computed only from a
+ * non-NULL pos).  cds_hlist_for_each_entry_safe_2() holds the next
+ * element, not its node.
  *
  * Context: the caller owns the list.
  */
-#define cds_hlist_for_each_entry_safe(entry, pos, p, head, member)	\
+#define cds_hlist_for_each_entry_safe(...)				\
+	rculist__hlist_pick(__VA_ARGS__, rculist__hlist_for_each_entry_safe_pos, \
+			    rculist__hlist_for_each_entry_safe_node,	\
+			    rculist__hlist_too_few_arguments,		\
+			    rculist__hlist_too_few_arguments, )(__VA_ARGS__)
+/* The kernel's form (also cds_hash_for_each_safe()'s): @n, a node, holds the next. */
+#define rculist__hlist_for_each_entry_safe_node(entry, n, head, member)	\
+	for ((entry) = rculist__hlist_entry_as(entry, (head)->next, member); \
+	     (entry) != NULL && ((n) = (entry)->member.next, 1);	\
+	     (entry) = rculist__hlist_entry_as(entry, n, member))
+#define rculist__hlist_for_each_entry_safe_pos(entry, pos, p, head, member) \
 	for ((pos) = (head)->next;					\
 	     (pos) != NULL && ((p) = (pos)->next,			\
 	     (entry) = cds_hlist_entry(pos, RCULIST__POINTEE(entry), member), 1); \

@@ -28,17 +28,29 @@ struct cds_list_head {
 };
 #endif
 
+/*
+ * The anonymous unions below are C11 (and GNU C99): __extension__ keeps
+ * -std=c99 -pedantic quiet about them, and about a structure whose only
+ * member is one.
+ */
+#define RCULIST__EXTENSION __extension__
+
 /**
  * struct cds_hlist_head - the one-pointer head of a linear list (a hash bucket)
  *
- * next is the first node, NULL when the list is empty.  The kernel's
- * struct hlist_head names this field first.
+ * next is the first node, NULL when the list is empty.  first is the
+ * same field under the kernel's name (struct hlist_head): an anonymous
+ * union, so that code written for either reads it; the layout is
+ * liburcu's.
  *
  * Context: written by the list's updaters only; RCU readers load next
  * with the _rcu iterators.
  */
-struct cds_hlist_head {
-	struct cds_hlist_node *next;
+RCULIST__EXTENSION struct cds_hlist_head {
+	__extension__ union {
+		struct cds_hlist_node *next;
+		struct cds_hlist_node *first;
+	};
 };
 
 /**
@@ -46,15 +58,22 @@ struct cds_hlist_head {
  *
  * The list ends with a NULL next.  prev points to the previous node, or
  * to the head (whose only field, next, sits where a node's next does); a
- * NULL prev marks a node that is on no list (cds_hlist_unhashed()).  The
- * kernel's struct hlist_node has pprev, a pointer to the previous next
- * field, instead.
+ * NULL prev marks a node that is on no list (cds_hlist_unhashed()).
+ * Since next is the first field of both, prev is also the address of the
+ * previous next field: pprev, the kernel's name and type for it (struct
+ * hlist_node), is the same field in an anonymous union (pprev ==
+ * &head->first for the first node, &prev_node->next for the others,
+ * &node->next for a node made a list of its own by cds_hlist_add_fake()).
  *
  * Context: written by the list's updaters only; RCU readers follow next
  * and never prev.
  */
 struct cds_hlist_node {
-	struct cds_hlist_node *next, *prev;
+	struct cds_hlist_node *next;
+	__extension__ union {
+		struct cds_hlist_node *prev;
+		struct cds_hlist_node **pprev;
+	};
 };
 
 #endif /* RCULIST_TYPES_H */

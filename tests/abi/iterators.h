@@ -185,6 +185,11 @@ static void iter_linear(struct node *n, struct cds_hlist_head *hh)
 	iter_expect(pos == NULL, 1, "cds_hlist_for_each_entry ends NULL");
 
 	WALK(12345, e->key, cds_hlist_for_each_entry_safe(e, pos, p, hh, hnode));
+	/* The kernel's argument lists: 3 and 4, the cursor NULL at the end. */
+	WALK(12345, e->key, cds_hlist_for_each_entry(e, hh, hnode));
+	iter_expect(e == NULL, 1, "cds_hlist_for_each_entry (3 arguments) ends NULL");
+	WALK(12345, e->key, cds_hlist_for_each_entry_safe(e, p, hh, hnode));
+	iter_expect(e == NULL, 1, "cds_hlist_for_each_entry_safe (4 arguments) ends NULL");
 	WALK(12345, e->key, cds_hlist_for_each_entry_2(e, hh, hnode));
 	iter_expect(e == NULL, 1, "cds_hlist_for_each_entry_2 ends NULL");
 

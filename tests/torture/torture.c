@@ -111,7 +111,7 @@ struct elem {
 static struct elem poison_trap = {
 	.magic = MAGIC_POISON,
 	.link = { &poison_trap.link, &poison_trap.link },
-	.hnode = { NULL, &poison_trap.hnode },
+	.hnode = { .next = NULL, .prev = &poison_trap.hnode },
 };
 
 static struct cds_list_head ring = CDS_LIST_HEAD_INIT(ring);

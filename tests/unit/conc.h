@@ -55,7 +55,7 @@ static struct conc_elem conc_sentinel = {
 	.magic = CONC_DEAD,
 	.key = -1,
 	.link = { &conc_sentinel.link, &conc_sentinel.link },
-	.hnode = { NULL, NULL },
+	.hnode = { .next = NULL, .prev = NULL },
 	.blnode = { NULL, NULL },
 };
 

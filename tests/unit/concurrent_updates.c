@@ -85,7 +85,7 @@ static struct cu_elem cu_fresh = {
 		.magic = CU_FRESH,
 		.key = -1,
 		.link = { &cu_fresh.c.link, &cu_fresh.c.link },
-		.hnode = { NULL, NULL },
+		.hnode = { .next = NULL, .prev = NULL },
 	},
 	.nnode = { (struct cds_hlist_nulls_node *)(uintptr_t)((0xbadUL << 1) | 1),
 		   NULL },

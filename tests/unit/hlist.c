@@ -83,16 +83,55 @@ Test(hlist, hlist_head_declares_an_empty_head)
 	CHECK_HEMPTY(&static_head);
 }
 
+/* Both spellings: liburcu's, with an argument, and the kernel's, without. */
 Test(hlist, hlist_head_init_initialises_empty)
 {
 	struct cds_hlist_head h = CDS_HLIST_HEAD_INIT(h);
-	struct item a;
+	struct cds_hlist_head k = CDS_HLIST_HEAD_INIT;
+	struct item a, b;
 
 	CHECK_HEMPTY(&h);
-	/* The initialised head is usable: [h] -> a. */
+	CHECK_HEMPTY(&k);
+	/* The initialised heads are usable: [h] -> a, [k] -> b. */
 	scribble(&a, 1);
+	scribble(&b, 2);
 	cds_hlist_add_head(&a.hnode, &h);
+	cds_hlist_add_head(&b.hnode, &k);
 	CHECK_HLIST(&h, 1);
+	CHECK_HLIST(&k, 2);
+}
+
+/*
+ * The kernel's field names, first and pprev, are the head's next and a
+ * node's prev: pprev is the address of the link that leads to the node.
+ *   [h] -> 1 -> 2 -> 3, then 2 deleted: [h] -> 1 -> 3, then 1: [h] -> 3
+ */
+Test(hlist, first_and_pprev_are_next_and_prev)
+{
+	struct cds_hlist_head h;
+	struct item it[3], fake;
+
+	fill(&h, it, 3);
+	cr_assert_eq(h.first, &it[0].hnode);
+	cr_assert_eq(it[0].hnode.pprev, &h.first);
+	cr_assert_eq(it[1].hnode.pprev, &it[0].hnode.next);
+	cr_assert_eq(it[2].hnode.pprev, &it[1].hnode.next);
+	cr_assert_eq(*it[2].hnode.pprev, &it[2].hnode);
+	cds_hlist_del_init(&it[1].hnode);
+	CHECK_HLIST(&h, 1, 3);
+	cr_assert_eq(it[2].hnode.pprev, &it[0].hnode.next);
+	cr_assert_null(it[1].hnode.pprev);
+	cr_assert_null(it[1].hnode.next);
+	cds_hlist_del(&it[0].hnode);
+	CHECK_HLIST(&h, 3);
+	cr_assert_eq(h.first, &it[2].hnode);
+	cr_assert_eq(it[2].hnode.pprev, &h.first);
+	/* A node made a list of its own: pprev is its own next's address. */
+	scribble(&fake, 9);
+	CDS_INIT_HLIST_NODE(&fake.hnode);
+	cds_hlist_add_fake(&fake.hnode);
+	cr_assert_eq(fake.hnode.pprev, &fake.hnode.next);
+	cr_assert(cds_hlist_fake(&fake.hnode));
 }
 
 Test(hlist, init_hlist_node_makes_it_unhashed)
@@ -568,8 +607,11 @@ NODE_WALKS(NODE_WALK_TEST)
 #define ENTRY_WALK_RCU(e, h)	cds_hlist_for_each_entry_rcu(e, pos, h, hnode)
 #define ENTRY_WALK_2(e, h)	cds_hlist_for_each_entry_2(e, h, hnode)
 #define ENTRY_WALK_RCU_2(e, h)	cds_hlist_for_each_entry_rcu_2(e, h, hnode)
+#define ENTRY_WALK_KERNEL(e, h)	cds_hlist_for_each_entry(e, h, hnode)
 #define ENTRY_WALKS(X)							\
 	X(for_each_entry, NO_SECTION, NO_SECTION, ENTRY_WALK, pos)	\
+	X(for_each_entry_3_args_ends_null, NO_SECTION, NO_SECTION,	\
+	  ENTRY_WALK_KERNEL, e)						\
 	X(for_each_entry_rcu, reader_begin, reader_end, ENTRY_WALK_RCU, pos) \
 	X(for_each_entry_2_ends_null, NO_SECTION, NO_SECTION, ENTRY_WALK_2, e) \
 	X(for_each_entry_rcu_2_ends_null, reader_begin, reader_end,	\
@@ -692,16 +734,35 @@ Test(hlist, for_each_safe_deletes)
 }
 
 /*
- * The _safe entry iterators free the element they stand on: with a node
- * cursor @pos (on @e's node, ending NULL) or without (_2: @e ends NULL).
+ * Deleting @e: its bytes are scribbled over (volatile stores, which no
+ * compiler may drop) and it is kept in @dead, freed when the test ends,
+ * so that a walk reading @e after its body deleted it meets the poison
+ * (a free() at once would let the compiler reuse what it loaded before).
+ */
+static void bury(struct item **dead, size_t *ndead, struct item *e)
+{
+	volatile unsigned char *b = (volatile unsigned char *)e;
+	size_t i;
+
+	for (i = 0; i < sizeof(*e); i++)
+		b[i] = 0xa5;
+	dead[(*ndead)++] = e;
+}
+
+/*
+ * The _safe entry iterators delete and poison the element they stand on
+ * (bury()): liburcu's with a node cursor @pos (on @e's node, ending
+ * NULL), the kernel's 4 arguments and _2 without (@e ends NULL).
  *   before: [h] -> 1 -> 2 -> 3 -> 4 -> 5   after: [h] -> 1 -> 3 -> 5
- *   a break leaves @e on 1; then all freed: [h]
+ *   a break leaves @e on 1; then all deleted: [h]
  */
 /* clang-format off */
 #define SAFE_WALK(e, h)		cds_hlist_for_each_entry_safe(e, pos, p, h, hnode)
 #define SAFE_WALK_2(e, h)	cds_hlist_for_each_entry_safe_2(e, next, h, hnode)
+#define SAFE_WALK_KERNEL(e, h)	cds_hlist_for_each_entry_safe(e, p, h, hnode)
 #define SAFE_WALKS(X)							\
 	X(for_each_entry_safe_deletes_and_frees, SAFE_WALK, pos)	\
+	X(for_each_entry_safe_4_args_deletes_and_frees, SAFE_WALK_KERNEL, e) \
 	X(for_each_entry_safe_2_deletes_and_frees, SAFE_WALK_2, e)
 
 #define SAFE_WALK_TEST(test, walk_of, ends_null)			\
@@ -709,9 +770,9 @@ Test(hlist, for_each_safe_deletes)
 	{								\
 		CDS_HLIST_HEAD(h);					\
 		struct cds_hlist_node *pos = NULL, *p;			\
-		struct item *e, *next;					\
+		struct item *e, *next, *dead[5];			\
 		int seen[8];						\
-		size_t n = 0;						\
+		size_t n = 0, ndead = 0;				\
 		int k;							\
 									\
 		(void)p;						\
@@ -727,7 +788,7 @@ Test(hlist, for_each_safe_deletes)
 			seen[n++] = e->key;				\
 			if (e->key % 2 == 0) {				\
 				cds_hlist_del(&e->hnode);		\
-				free(e);				\
+				bury(dead, &ndead, e);			\
 			}						\
 		}							\
 		CHECK_SEEN(seen, n, 1, 2, 3, 4, 5);			\
@@ -738,10 +799,13 @@ Test(hlist, for_each_safe_deletes)
 		cr_assert_eq(e->key, 1);				\
 		walk_of(e, &h) {					\
 			cds_hlist_del(&e->hnode);			\
-			free(e);					\
+			bury(dead, &ndead, e);				\
 		}							\
 		cr_assert_null(ends_null);				\
 		CHECK_HEMPTY(&h);					\
+		cr_assert_eq(ndead, 5);					\
+		while (ndead)						\
+			free(dead[--ndead]);				\
 	}
 SAFE_WALKS(SAFE_WALK_TEST)
 /* clang-format on */
