@@ -24,6 +24,9 @@
 #   ported-<f>   the fully ported form (ported.sed: no liburcu flavour
 #                header, rculist_* calls), linked with -lrculist-<f>
 #                alone, for each f of FLAVORS
+#   inline-<f>   the same with the read side inlined (-DRCULIST_INLINE_<F>,
+#                rculist/inline.h), linked with liburcu's flavour too;
+#                for the examples that make read-side calls
 #   debug-<f>    the same in debug mode (-DRCULIST_DEBUG), for the
 #                flavours whose contract the example keeps (bp's under
 #                bp alone, qsbr's under none: see below)
@@ -166,8 +169,19 @@ for d in $dirs; do
 		*) dbg=$FLAVORS ;;
 		esac
 		[ -z "$dbg" ] || compile "$name" debug ported "-DRCULIST_DEBUG $rcpp" || dbg=
+		# Inlining changes the read-side calls alone.
+		inl=
+		! grep -q 'rculist_\(read_\|quiescent_state\)' "$out/bin/$(echo "$name" | tr / _).ported.c" ||
+			inl=1
 		for f in $FLAVORS; do
 			link "$name" "ported-$f" "$f" ported "$UEX_RCULIST_LDFLAGS -lrculist-$f"
+			[ -n "$inl" ] || continue
+			F=$(echo "$f" | tr '[:lower:]' '[:upper:]')
+			ul=
+			eval "ul=\${URCU_LIBS_$f-}"
+			compile "$name" "inline-$f" ported "-DRCULIST_INLINE_$F $rcpp" &&
+				link "$name" "inline-$f" "$f" "inline-$f" \
+					"$UEX_RCULIST_LDFLAGS -lrculist-$f $ul"
 		done
 		for f in $dbg; do
 			link "$name" "debug-$f" "$f" debug "$UEX_RCULIST_LDFLAGS -lrculist-$f"
