@@ -47,23 +47,28 @@ dirs="list hlist urcu-flavors"
 : "${URCU_EXAMPLES_DEB:=liburcu-dev}"
 
 # The examples: in the package's documentation, else from the package
-# itself, the version installed if dpkg knows one.
+# itself, the version installed if dpkg knows one (kept for the next run).
 fetch()
 {
 	deb=$out/deb
-	rm -rf "$deb" && mkdir -p "$deb" || return 1
 	# The native architecture's (liburcu-dev:arm64 may be there too).
 	ver=$(dpkg-query -W -f='${Version}\n' \
 		"$URCU_EXAMPLES_DEB:$(dpkg --print-architecture 2>/dev/null)" 2>/dev/null | head -n 1)
+	src=$deb/root/usr/share/doc/$URCU_EXAMPLES_DEB/examples
+	if [ -n "$ver" ] && [ "$(cat "$deb/version" 2>/dev/null)" = "$URCU_EXAMPLES_DEB=$ver" ] &&
+		[ -d "$src/list" ]; then
+		return 0
+	fi
+	echo "== urcu-examples: $URCU_EXAMPLES_DOC absent, fetching package $URCU_EXAMPLES_DEB${ver:+=$ver} (apt-get download)"
+	rm -rf "$deb" && mkdir -p "$deb" || return 1
 	(cd "$deb" && apt-get download -q "$URCU_EXAMPLES_DEB${ver:+=$ver}") \
 		>"$deb/apt.log" 2>&1 || return 1
 	dpkg-deb -x "$deb"/*.deb "$deb/root" 2>>"$deb/apt.log" || return 1
-	src=$deb/root/usr/share/doc/$URCU_EXAMPLES_DEB/examples
-	[ -d "$src/list" ]
+	[ -d "$src/list" ] || return 1
+	echo "$URCU_EXAMPLES_DEB=$ver" >"$deb/version"
 }
 src=$URCU_EXAMPLES_DOC
 if ! [ -d "$src/list" ]; then
-	echo "== urcu-examples: $src absent, fetching package $URCU_EXAMPLES_DEB (apt-get download)"
 	fetch || {
 		echo "check-urcu-examples: liburcu's examples not found in $URCU_EXAMPLES_DOC nor fetched: package $URCU_EXAMPLES_DEB (apt-get download failed${deb:+, see $deb/apt.log})" >&2
 		exit 1
@@ -91,21 +96,22 @@ fail()
 	fails=$((fails + 1))
 }
 
-# compile NAME TAG SED CPPFLAGS: the example's source through SED
-# (none: as shipped), compiled to bin/NAME.TAG.o; link NAME VARIANT
-# FLAVOUR TAG LIBS: that object linked to bin/NAME.VARIANT, to be run.
+# compile NAME TAG FLAVOURS SED CPPFLAGS: the example's source through
+# SED (none: as shipped), compiled to bin/NAME.TAG.o, for FLAVOURS; link
+# NAME VARIANT FLAVOUR TAG LIBS: that object linked to bin/NAME.VARIANT,
+# to be run.
 compile()
 {
 	o=$out/bin/$(echo "$1" | tr / _).$2
 	rm -f "$o.o"
-	if [ "$3" = none ]; then
+	if [ "$4" = none ]; then
 		cp "$out/src/$1.c" "$o.c"
 	else
-		sed -f "$here/$3.sed" "$out/src/$1.c" >"$o.c" || return 1
+		sed -f "$here/$4.sed" "$out/src/$1.c" >"$o.c" || return 1
 	fi
 	# shellcheck disable=SC2086 # flags are word lists
-	$CC $cflags $4 -c "$o.c" -o "$o.o" >"$o.err" 2>&1 && return 0
-	fail "$1 ($2) does not compile:"
+	$CC $cflags $5 -c "$o.c" -o "$o.o" >"$o.err" 2>&1 && return 0
+	fail "$1 ($2, flavour $3) does not compile:"
 	cat "$o.err" >&2
 	return 1
 }
@@ -139,25 +145,25 @@ for d in $dirs; do
 			"$out/src/$name.c" | head -n 1)
 		rm -f "$out/bin/runs"
 		ucpp=$UEX_URCU_CPPFLAGS rcpp="$UEX_RCULIST_CPPFLAGS $UEX_URCU_CPPFLAGS"
-		compile "$name" liburcu none "$ucpp" &&
+		compile "$name" liburcu "${fl:-none}" none "$ucpp" &&
 			link "$name" liburcu "${fl:-none}" liburcu "$UEX_URCU_LDFLAGS $libs"
 		case " $FLAVORS " in
 		*" $fl "*)
 			ul=
 			eval "ul=\${URCU_LIBS_$fl-}"
 			rl="$UEX_RCULIST_LDFLAGS -lrculist-$fl $ul"
-			compile "$name" beside beside "$rcpp" &&
+			compile "$name" beside "$fl" beside "$rcpp" &&
 				link "$name" beside "$fl" beside "$rl"
-			compile "$name" beside-lgpl beside "-D_LGPL_SOURCE $rcpp" &&
+			compile "$name" beside-lgpl "$fl" beside "-D_LGPL_SOURCE $rcpp" &&
 				link "$name" beside-lgpl "$fl" beside-lgpl "$rl"
-			compile "$name" first first "$rcpp" &&
+			compile "$name" first "$fl" first "$rcpp" &&
 				link "$name" first "$fl" first "$rl"
 			;;
 		*)
 			echo "   $name: flavour ${fl:-unknown} is not rculist's: the ported forms only"
 			;;
 		esac
-		compile "$name" ported ported "$rcpp"
+		compile "$name" ported "$FLAVORS" ported "$rcpp"
 		# Debug mode checks the contract common to all flavours
 		# (register, then walk inside rculist_read_lock()): bp's
 		# example does not register, which only bp allows; qsbr's
@@ -168,7 +174,7 @@ for d in $dirs; do
 		qsbr) dbg= ;;
 		*) dbg=$FLAVORS ;;
 		esac
-		[ -z "$dbg" ] || compile "$name" debug ported "-DRCULIST_DEBUG $rcpp" || dbg=
+		[ -z "$dbg" ] || compile "$name" debug "$dbg" ported "-DRCULIST_DEBUG $rcpp" || dbg=
 		# Inlining changes the read-side calls alone.
 		inl=
 		! grep -q 'rculist_\(read_\|quiescent_state\)' "$out/bin/$(echo "$name" | tr / _).ported.c" ||
@@ -179,7 +185,7 @@ for d in $dirs; do
 			F=$(echo "$f" | tr '[:lower:]' '[:upper:]')
 			ul=
 			eval "ul=\${URCU_LIBS_$f-}"
-			compile "$name" "inline-$f" ported "-DRCULIST_INLINE_$F $rcpp" &&
+			compile "$name" "inline-$f" "$f" ported "-DRCULIST_INLINE_$F $rcpp" &&
 				link "$name" "inline-$f" "$f" "inline-$f" \
 					"$UEX_RCULIST_LDFLAGS -lrculist-$f $ul"
 		done
