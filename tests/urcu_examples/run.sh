@@ -108,6 +108,12 @@ compile()
 		cp "$out/src/$1.c" "$o.c"
 	else
 		sed -f "$here/$4.sed" "$out/src/$1.c" >"$o.c" || return 1
+		# An example whose includes the mapping misses would be
+		# built against liburcu alone, proving nothing.
+		if ! grep -q '^#include <rculist.h>' "$o.c"; then
+			fail "$1 ($2): $4.sed found no header to replace by <rculist.h>"
+			return 1
+		fi
 	fi
 	# shellcheck disable=SC2086 # flags are word lists
 	$CC $cflags $5 -c "$o.c" -o "$o.o" >"$o.err" 2>&1 && return 0
