@@ -45,6 +45,8 @@ here=$(dirname "$0")
 dirs="list hlist urcu-flavors"
 : "${URCU_EXAMPLES_DOC:=/usr/share/doc/liburcu-dev/examples}"
 : "${URCU_EXAMPLES_DEB:=liburcu-dev}"
+# Seconds a build of an example may run (they take at most 1 s).
+: "${URCU_EXAMPLES_TIMEOUT:=60}"
 
 # The examples: in the package's documentation, else from the package
 # itself, the version installed if dpkg knows one (kept for the next run).
@@ -147,7 +149,8 @@ for d in $dirs; do
 		nex=$((nex + 1))
 		libs=$(sed -n 's/^LIBS[[:space:]]*=[[:space:]]*//p' "$mk")
 		# The example's flavour, from its flavour header.
-		fl=$(sed -n 's%^#include <urcu/urcu-\([a-z]*\)\.h>.*%\1%p; s%^#include <urcu\.h>.*%memb%p' \
+		inc='^#[[:space:]]*include[[:space:]]*[<"]'
+		fl=$(sed -n "s%${inc}urcu/urcu-\\([a-z]*\\)\\.h[>\"].*%\\1%p; s%${inc}urcu\\.h[>\"].*%memb%p" \
 			"$out/src/$name.c" | head -n 1)
 		rm -f "$out/bin/runs"
 		ucpp=$UEX_URCU_CPPFLAGS rcpp="$UEX_RCULIST_CPPFLAGS $UEX_URCU_CPPFLAGS"
@@ -175,6 +178,9 @@ for d in $dirs; do
 		# example does not register, which only bp allows; qsbr's
 		# walks outside a section.  Debug mode rightly reports
 		# both, so they are built in it only where they are right.
+		# (Without it, bp's example runs unregistered under the
+		# other flavours: single-threaded, its output is still
+		# liburcu's.)
 		case $fl in
 		bp) dbg=bp ;;
 		qsbr) dbg= ;;
@@ -202,7 +208,7 @@ for d in $dirs; do
 
 		# Every build of the example at once (qsbr's sleeps a second).
 		while read -r n v f b; do
-			{ timeout 60 "$b" </dev/null >"$b.out" 2>"$b.stderr"; echo $? >"$b.status"; } &
+			{ timeout "$URCU_EXAMPLES_TIMEOUT" "$b" </dev/null >"$b.out" 2>"$b.stderr"; echo $? >"$b.status"; } &
 		done <"$out/bin/runs"
 		wait
 		ref=$out/bin/$(echo "$name" | tr / _).liburcu
@@ -217,6 +223,10 @@ for d in $dirs; do
 		fi
 		while read -r n v f b; do
 			[ "$b" = "$ref" ] && continue
+			if [ "$(cat "$b.status")" = 124 ]; then
+				fail "$n ($v, flavour $f) did not end within $URCU_EXAMPLES_TIMEOUT s"
+				continue
+			fi
 			for s in out stderr status; do
 				cmp -s "$ref.$s" "$b.$s" && continue
 				fail "$n ($v, flavour $f): its $s differs from liburcu's build (- liburcu, + rculist):"
