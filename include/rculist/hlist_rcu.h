@@ -274,20 +274,34 @@ static inline void cds_hlists_swap_heads_rcu(struct cds_hlist_head *left,
 	     (pos) = rculist__deref((pos)->next))
 
 /**
- * cds_hlist_for_each_entry_rcu - iterate over the elements of an hlist, with a node cursor, for a reader
- * @entry: the cursor, a pointer to the element type
- * @pos: a struct cds_hlist_node pointer, NULL at the end
- * @head: the head
- * @member: the name of the node field in the element type
- * @...: @member, then optionally @cond, as for cds_list_for_each_entry_rcu()
+ * cds_hlist_for_each_entry_rcu - iterate over the elements of an hlist, for a reader
+ * @...: (entry, head, member), the kernel's three arguments, or (entry,
+ *	pos, head, member), liburcu's four, optionally followed by cond, as
+ *	for cds_list_for_each_entry_rcu(): entry, the cursor, a pointer to
+ *	the element type; pos, a struct cds_hlist_node pointer; head, the
+ *	head; member, the name of the node field in the element type
  *
- * liburcu's 4-argument form; the kernel's hlist_for_each_entry_rcu() is
- * cds_hlist_for_each_entry_rcu_2().
+ * The kernel's form (hlist_for_each_entry_rcu(pos, head, member)) is
+ * cds_hlist_for_each_entry_rcu_2(): entry is NULL at the end.  In
+ * liburcu's, pos is NULL at the end and entry is computed only from a
+ * non-NULL pos.  The count of arguments tells the two apart, so the
+ * kernel's form with a condition (four arguments) reads as liburcu's:
+ * write it cds_hlist_for_each_entry_rcu_2(entry, head, member, cond).
  *
  * Context: reader, inside a read-side critical section; updaters may
  * run concurrently.
  */
-#define cds_hlist_for_each_entry_rcu(entry, pos, head, ...)		\
+#define cds_hlist_for_each_entry_rcu(...)				\
+	rculist__hlist_pick(__VA_ARGS__,				\
+			    rculist__hlist_for_each_entry_rcu_pos,	\
+			    rculist__hlist_for_each_entry_rcu_pos,	\
+			    rculist__hlist_for_each_entry_rcu_3,	\
+			    rculist__hlist_too_few_arguments, )(__VA_ARGS__)
+#define rculist__hlist_for_each_entry_rcu_3(entry, head, ...)		\
+	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu)		\
+	rculist__hlist_for_each_entry_rcu_2(entry, head, __VA_ARGS__,	\
+		RCULIST__ITER_CHECK(__VA_ARGS__))
+#define rculist__hlist_for_each_entry_rcu_pos(entry, pos, head, ...)	\
 	RCULIST__ITER_SITE(cds_hlist_for_each_entry_rcu)		\
 	rculist__hlist_for_each_entry_rcu(entry, pos, head,		\
 		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))

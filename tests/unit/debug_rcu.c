@@ -60,6 +60,7 @@ REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, list_iterator_outside_reader, registered_
 REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, reverse_iterator_outside_reader, registered_ab(), cds_list_for_each_entry_reverse_rcu(cur, &h, link) (void)cur, "cds_list_for_each_entry_reverse_rcu", NULL, NOT_READING)
 REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, accessor_outside_reader, registered_ab(), cur = cds_list_first_or_null_rcu(&h, struct item, link), "cds_list_first_or_null_rcu", NULL, NOT_READING)
 REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, hlist_iterator_outside_reader, registered_ab(), cds_hlist_for_each_entry_rcu_2(cur, &hh, hnode) (void)cur, "cds_hlist_for_each_entry_rcu_2", NULL, NOT_READING)
+REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, hlist_kernel_iterator_outside_reader, registered_ab(), cds_hlist_for_each_entry_rcu(cur, &hh, hnode) (void)cur, "cds_hlist_for_each_entry_rcu", NULL, NOT_READING)
 /* bp registers lazily: there, it is only outside a section */
 REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, iterator_in_unregistered_thread, ab(), cds_list_for_each_rcu(lcur, &h) (void)lcur, "cds_list_for_each_rcu", NULL, "%s", flavor_is("bp") ? NOT_READING : not_registered)
 REPORT_TEST_NO_RCU_ANALYSIS(debug_rcu, unlock_without_lock, { reading(); rculist_read_unlock(); }, rculist_read_unlock(), "rculist_read_unlock", NULL, "no matching rculist_read_lock() (unbalanced unlock?)")

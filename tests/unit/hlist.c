@@ -608,11 +608,14 @@ NODE_WALKS(NODE_WALK_TEST)
 #define ENTRY_WALK_2(e, h)	cds_hlist_for_each_entry_2(e, h, hnode)
 #define ENTRY_WALK_RCU_2(e, h)	cds_hlist_for_each_entry_rcu_2(e, h, hnode)
 #define ENTRY_WALK_KERNEL(e, h)	cds_hlist_for_each_entry(e, h, hnode)
+#define ENTRY_WALK_RCU_KERNEL(e, h) cds_hlist_for_each_entry_rcu(e, h, hnode)
 #define ENTRY_WALKS(X)							\
 	X(for_each_entry, NO_SECTION, NO_SECTION, ENTRY_WALK, pos)	\
 	X(for_each_entry_3_args_ends_null, NO_SECTION, NO_SECTION,	\
 	  ENTRY_WALK_KERNEL, e)						\
 	X(for_each_entry_rcu, reader_begin, reader_end, ENTRY_WALK_RCU, pos) \
+	X(for_each_entry_rcu_3_args_ends_null, reader_begin, reader_end, \
+	  ENTRY_WALK_RCU_KERNEL, e)					\
 	X(for_each_entry_2_ends_null, NO_SECTION, NO_SECTION, ENTRY_WALK_2, e) \
 	X(for_each_entry_rcu_2_ends_null, reader_begin, reader_end,	\
 	  ENTRY_WALK_RCU_2, e)
