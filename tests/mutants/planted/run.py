@@ -4,11 +4,12 @@
 # tests/mutants/planted/run.py - plant each bug of mutants.py, one at a
 # time, in a scratch copy of the tree, and run unit tests against it.
 #
-#   run.py OUTDIR [--flavor F] [--full] [--before] [--suites FILE...] [NAME...]
+#   run.py OUTDIR [--flavor F] [--full] [--before] [--suites GLOB...] [--] [NAME...]
 #   run.py OUTDIR --dry-run    (each mutant's text is in its header once)
 #
 # Quick (default): the test files that exercise the list operations
-# (QUICK, plus every tests/unit/mutation_*.c; or --suites), compiled
+# (QUICK, plus every tests/unit/mutation_*.c; or the globs --suites
+# names; --before leaves mutation_*.c out), compiled at -O0
 # against the planted header and linked with the flavour's library built
 # from the real tree.  --full: the whole unit binary rebuilt by make in
 # the scratch tree (the library too, where it uses the headers) and the
@@ -29,10 +30,9 @@ top = os.path.abspath(os.path.join(here, "..", "..", ".."))
 sys.path.insert(0, here)
 from mutants import MUTANTS, EQUIVALENT, ORDERING  # noqa: E402
 
-QUICK = ["list_plain", "list_rcu", "list_newer", "hlist", "iterators",
-         "concurrent_updates", "concurrent", "debug_list", "debug_hlist",
-         "debug_rcu", "hashtable", "list_sort", "dq", "nulls", "hlist_bl",
-         "debug_hlist_bl", "concurrent_bl"]
+# The suites that exercise the lists (globs under tests/unit/, .c left out).
+QUICK = ["list*", "hlist*", "iterators", "nulls", "concurrent*", "debug_list",
+         "debug_hlist*", "debug_rcu", "hashtable", "dq"]
 CC = os.environ.get("CC", "cc")
 ENV = dict(os.environ, RCULIST_TEST_CONC_SECS="0.2", RCULIST_TEST_FORKS="250")
 
@@ -86,8 +86,11 @@ def main():
     r = sh(["make", "-s", "-C", tree, "-j2", lib])
     if r.returncode:
         sys.exit("the real tree does not build:\n" + r.stdout)
-    files = a.suites or QUICK + [os.path.basename(f)[:-2] for f in sorted(
-        glob.glob(os.path.join(tree, "tests/unit/mutation_*.c")))]
+    pats = a.suites or QUICK + ([] if a.before else ["mutation_*"])
+    files = sorted({os.path.basename(f)[:-2] for p in pats for f in
+                    glob.glob(os.path.join(tree, "tests/unit", p + ".c"))})
+    if not files:
+        sys.exit(f"no test file matches {pats}")
 
     todo = [m for m in MUTANTS if not a.names or m[0] in a.names]
     survivors = 0
@@ -127,7 +130,9 @@ def main():
                         "-Wl,-rpath," + os.path.join(tree, "build/lib"),
                         "-lcriterion", "-lpthread"], cwd=tree)
             if r.returncode:
-                print(f"{name}: does not build", flush=True)
+                print(f"{name}: does not build:\n{r.stdout[-2000:]}",
+                      flush=True)
+                survivors += 1
                 continue
             try:
                 r = sh([binary, "--jobs", "2"] + ([] if a.full else ["--fail-fast"]),
