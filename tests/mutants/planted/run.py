@@ -27,6 +27,7 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 top = os.path.abspath(os.path.join(here, "..", "..", ".."))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, here)
 from mutants import MUTANTS, EQUIVALENT, ORDERING  # noqa: E402
 
