@@ -382,6 +382,18 @@ MUTANTS = [
     ("bl_del_rcu_clears_next", "hlist_bl.h",
      "\t__cds_hlist_bl_del(n);\n\tRCULIST__POISON_BL_RCU(n);",
      "\t__cds_hlist_bl_del(n);\n\tn->next = NULL;"),
+    # ------------------- memory order outside tests/memorder's _rcu cases
+    ("list_del_init_careful_relaxed_next", "list.h",
+     "__atomic_store_n(&elem->next, elem, __ATOMIC_RELEASE);",
+     "__atomic_store_n(&elem->next, elem, __ATOMIC_RELAXED);"),
+    ("list_empty_careful_relaxed_next", "list.h",
+     "__atomic_load_n(&head->next, __ATOMIC_ACQUIRE);",
+     "__atomic_load_n(&head->next, __ATOMIC_RELAXED);"),
+    ("bl_unlock_relaxed", "hlist_bl.h",
+     "\t\t\t __ATOMIC_RELEASE);\n}", "\t\t\t __ATOMIC_RELAXED);\n}"),
+    ("bl_lock_relaxed", "hlist_bl.h",
+     "1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))",
+     "1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))"),
 ]
 
 EQUIVALENT = {
@@ -398,4 +410,14 @@ ORDERING = {
     "hlist_add_head_rcu_plain_publish":
         "make check-memory-order fails on it (aarch64: t_cds_hlist_add_head_rcu "
         "has no release store)",
+    # No check catches these four (measured: make check-memory-order
+    # passes with each): tests/memorder/ops.c has no case for them.
+    "list_del_init_careful_relaxed_next":
+        "UNCAUGHT: no tests/memorder case for cds_list_del_init_careful()",
+    "list_empty_careful_relaxed_next":
+        "UNCAUGHT: no tests/memorder case for cds_list_empty_careful()",
+    "bl_unlock_relaxed":
+        "UNCAUGHT: no tests/memorder case for cds_hlist_bl_unlock()",
+    "bl_lock_relaxed":
+        "UNCAUGHT: no tests/memorder case for cds_hlist_bl_lock()",
 }

@@ -6,7 +6,7 @@
 # compiled against the planted header (run.py).  Fails if a mutant
 # survives that mutants.py does not list as equivalent or as a
 # memory-ordering bug.  Minutes: about 15 s per mutant on 2 idle cores,
-# 142 mutants; hence in make check-full only.
+# 146 mutants; hence in make check-full only.
 #   make check-mutants-planted [PLANTED_FLAVOR=memb] [PLANTED='name ...']
 #   make check-mutants-planted PLANTED_ARGS=--full   (the whole unit binary
 #        rebuilt by make and the whole suite run, per mutant: slower)
