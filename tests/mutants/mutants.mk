@@ -58,3 +58,4 @@ check-mutants-hang: | deps ## Show the two back-pointer bugs fail the unit suite
 	@echo "== planted back-pointer bugs: the whole unit suite fails, and ends, within $${MUTANT_BOUND:-120} s"
 	$(Q)tests/mutants/run.sh $(B)/mutants-hang '$(FLAVORS)' 1 '*' \
 		$(wildcard tests/mutants/hang/*.patch)
+include tests/mutants/planted/planted.mk
