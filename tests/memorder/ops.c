@@ -537,6 +537,17 @@ int t_cds_hlist_nulls_next_rcu(struct cds_hlist_nulls_node *pos)
 	return cds_hlist_nulls_entry(n, struct nelem, node)->key;
 }
 
+/*
+ * A waiter that finds its entry removed (cds_list_empty_careful()) sees
+ * the remover's writes: elem->next is written last, a release store.
+ */
+
+/* expect: releases 1 */
+void t_cds_list_del_init_careful(struct cds_list_head *elem)
+{
+	cds_list_del_init_careful(elem);
+}
+
 /* ------------------------------------------------ bit-locked: updates */
 
 /* The value published carries the head's lock bit: the checker reads it as ?. */
@@ -554,6 +565,14 @@ void t_cds_hlist_bl_add_head_rcu(struct cds_hlist_bl_node *n,
 void t_cds_hlist_bl_del_rcu(struct cds_hlist_bl_node *n)
 {
 	cds_hlist_bl_del_rcu(n);
+}
+
+/* The unlock publishes the section's writes with the head's word. */
+
+/* expect: releases 1 */
+void t_cds_hlist_bl_unlock(struct cds_hlist_bl_head *head)
+{
+	cds_hlist_bl_unlock(head);
 }
 
 /* ------------------------------------------------ bit-locked: readers */
