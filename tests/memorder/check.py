@@ -27,6 +27,11 @@ import sys
 
 FIELDS = {0: "next", 8: "prev"}
 ACQUIRE = {"ldar", "ldapr", "ldapur", "ldaxr"}
+# An acquire read-modify-write: LSE's acquire forms, an exclusive acquire
+# load, or libgcc's outline atomics (-moutline-atomics, gcc's default).
+ACQUIRE_RMW = re.compile(r"\b(casa|casal|caspa|caspal|swpa|swpal|ldadda|ldaddal|ldseta|ldsetal"
+                         r"|ldclra|ldclral|ldeora|ldeoral|ldaxr|ldaxp)\b"
+                         r"|\bbl\s+__aarch64_\w+_acq(_rel)?\b")
 RELEASE = {"stlr", "stlur", "stlxr"}
 FULL_BARRIERS = {"dmb ish", "dmb sy", "dsb ish", "dsb sy"}
 
@@ -345,6 +350,18 @@ def check_function(name, params, expects, lines):
         if m and len(ordered) < int(m.group(1)):
             fails.append("%s: %d release stores, expected at least %s"
                          % (name, len(ordered), m.group(1)))
+        m = re.fullmatch(r"acquire\s+(\D.*)", x)
+        if m:
+            at = re.compile(pattern_re(m.group(1).strip()))
+            hits = [e for e in loads if at.match(e.loc)]
+            if not hits:
+                seen = ", ".join("%s (%s)" % (e.loc, e.text) for e in loads)
+                fails.append("%s: no load of %s (loads: %s)" % (name, m.group(1).strip(),
+                                                                 seen or "none"))
+            for e in hits:
+                if e.order != "acquire":
+                    fails.append("%s: load of %s is not an acquire: `%s`"
+                                 % (name, e.loc, e.text))
         m = re.fullmatch(r"acquire\s+(\d+)", x)
         if m:
             links = [e for e in loads if e.wide]
@@ -358,6 +375,9 @@ def check_function(name, params, expects, lines):
                                 m.group(1)))
             if stores:
                 fails.append("%s: a reader that stores: `%s`" % (name, stores[0].text))
+        if x == "acquire-rmw" and not any(ACQUIRE_RMW.search(line) for line in lines):
+            fails.append("%s: no acquire read-modify-write (casa, ldaxr, ... or a call to "
+                         "__aarch64_*_acq)" % name)
         if x == "plain" and not stores:
             fails.append("%s: no store at all" % name)
     return fails

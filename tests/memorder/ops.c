@@ -18,6 +18,10 @@
  *   expect: acquire N              at least N link loads, and every link
  *                                  load (a 64-bit load not from the
  *                                  stack) is an acquire (ldar, ldapr)
+ *   expect: acquire ADDR           every load of ADDR is an acquire (a
+ *                                  lockless test whose other loads may be
+ *                                  plain)
+ *   expect: acquire-rmw            an acquire read-modify-write (a lock)
  *   expect: plain                  an update that publishes nothing: its
  *                                  stores need no ordering (a check that
  *                                  it makes some store at all)
@@ -548,6 +552,14 @@ void t_cds_list_del_init_careful(struct cds_list_head *elem)
 	cds_list_del_init_careful(elem);
 }
 
+/* The waiter's side: the load of next that sees it empty is an acquire. */
+
+/* expect: acquire head->next */
+int t_cds_list_empty_careful(const struct cds_list_head *head)
+{
+	return cds_list_empty_careful(head);
+}
+
 /* ------------------------------------------------ bit-locked: updates */
 
 /* The value published carries the head's lock bit: the checker reads it as ?. */
@@ -565,6 +577,14 @@ void t_cds_hlist_bl_add_head_rcu(struct cds_hlist_bl_node *n,
 void t_cds_hlist_bl_del_rcu(struct cds_hlist_bl_node *n)
 {
 	cds_hlist_bl_del_rcu(n);
+}
+
+/* The lock takes the bit with an acquire compare-and-swap. */
+
+/* expect: acquire-rmw */
+void t_cds_hlist_bl_lock(struct cds_hlist_bl_head *head)
+{
+	cds_hlist_bl_lock(head);
 }
 
 /* The unlock publishes the section's writes with the head's word. */
