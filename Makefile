@@ -161,6 +161,11 @@ $(B)/obj/%.o: %.c | $(B)/.deps
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
+# core/preserve.c is assembly alone: an LTO object's symbol table would
+# not name what its top-level asm defines, and the archive's index
+# would leave it out of a static link.
+$(B)/obj/core/preserve.o: LIB_LTO_CFLAGS :=
+
 $(LIBDIR_B)/librculist-%.a: $(CORE_OBJ) $(B)/obj/flavors/%.o
 	$(call quiet,AR,$@)
 	$(Q)mkdir -p $(dir $@) && rm -f $@

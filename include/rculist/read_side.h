@@ -296,6 +296,55 @@ rculist__rs_fenced_store(unsigned long off, unsigned long v)
 #endif
 
 /*
+ * A call of the library on a rare path: RCULIST__RS_PCALL(fn) calls
+ * void fn(void), RCULIST__RS_PCALL3(fn, a, b, c) void fn(unsigned long,
+ * unsigned long, int).  Where sites are patched, the call is made from
+ * inline assembly through rculist__rs_preserve_v1 (core/preserve.c),
+ * which keeps every general register and the caller's red zone: to the
+ * compiler the function holding a section then calls nothing, and pays
+ * for no stack frame, no saved register, on the path every section
+ * takes.  The vector and x87 registers are the call's clobbers (the
+ * library's code may use them); with AVX-512, its registers too.
+ * Elsewhere, plain calls.  (Sites are patched where this is inline:
+ * RCULIST__RS_PATCH below.)
+ */
+#if RCULIST__RS_INLINE && defined(__x86_64__)
+RCULIST__BEGIN_DECLS
+/* Internal ABI: reached from the sites' assembly alone. */
+void rculist__rs_preserve_v1(void);
+RCULIST__END_DECLS
+#define RCULIST__RS_X87 \
+	"st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)"
+#define RCULIST__RS_XMM                                                         \
+	"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", \
+		"xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+#if defined(__AVX512F__)
+#define RCULIST__RS_ZMM                                                        \
+	, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",       \
+		"xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", \
+		"xmm30", "xmm31", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"
+#else
+#define RCULIST__RS_ZMM
+#endif
+#define RCULIST__RS_PCALL_ASM                               \
+	"leaq -128(%%rsp), %%rsp\n\t"                       \
+	"call *rculist__rs_preserve_v1@GOTPCREL(%%rip)\n\t" \
+	"leaq 128(%%rsp), %%rsp"
+#define RCULIST__RS_PCALL_CLOBBERS \
+	"memory", "cc", RCULIST__RS_X87, RCULIST__RS_XMM RCULIST__RS_ZMM
+#define RCULIST__RS_PCALL(fn)                                \
+	__asm__ __volatile__(RCULIST__RS_PCALL_ASM ::"a"(fn) \
+			     : RCULIST__RS_PCALL_CLOBBERS)
+#define RCULIST__RS_PCALL3(fn, a, b, c)                                       \
+	__asm__ __volatile__(RCULIST__RS_PCALL_ASM ::"a"(fn), "D"(a), "S"(b), \
+			     "d"(c)                                           \
+			     : RCULIST__RS_PCALL_CLOBBERS)
+#else
+#define RCULIST__RS_PCALL(fn)		(fn)()
+#define RCULIST__RS_PCALL3(fn, a, b, c) (fn)(a, b, c)
+#endif
+
+/*
  * liburcu's lock of memb and mb on the thread's counter (at offset off):
  * a new outermost section takes the grace-period counter, a nested one
  * counts one more; an outermost one in a thread liburcu has not
@@ -311,7 +360,7 @@ rculist__rs_lock(unsigned long off, unsigned long gpw, int fence,
 	RCULIST__RS_BARRIER();
 	if (__builtin_expect(!(tmp & RCULIST__RS_NEST), 1)) {
 		if (__builtin_expect(!rculist__rs_registered(off), 0)) {
-			first();
+			RCULIST__RS_PCALL(first);
 			return;
 		}
 		gp = *(const volatile unsigned long *)gpw;
@@ -624,11 +673,11 @@ bp:
 	if (__builtin_expect(ctr != 0, 1))
 		rculist__rs_lock_bp(ctr, gpw);
 	else
-		first(); /* registers the thread */
+		RCULIST__RS_PCALL(first); /* registers the thread */
 	return;
 fenced:
 	if (RCULIST__RS_PATCH && other) {
-		other();
+		RCULIST__RS_PCALL(other);
 		return;
 	}
 	rculist__rs_lock(off, gpw, 1, first);
@@ -636,22 +685,23 @@ fenced:
 slow:
 	RCULIST__RS_COLD;
 	if (RCULIST__RS_PATCH && other) {
-		other();
+		RCULIST__RS_PCALL(other);
 		return;
 	}
-	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_lock());
+	RCULIST__RS_SLOW(memb, qsbr, bp, fenced,
+			 RCULIST__RS_PCALL(rculist_read_lock));
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_lock(off, gpw, RCULIST__RS_CXX_ANY);
+	RCULIST__RS_PCALL3(qsbr_lock, off, gpw, RCULIST__RS_CXX_ANY);
 	return;
 #if RCULIST__RS_PATCH /* C++'s site's labels */
 outer:
-	qsbr_lock(off, gpw, RCULIST__RS_CXX_OUTER);
+	RCULIST__RS_PCALL3(qsbr_lock, off, gpw, RCULIST__RS_CXX_OUTER);
 	return;
 nested:
 	RCULIST__RS_COLD;
-	qsbr_lock(off, gpw, RCULIST__RS_CXX_NESTED);
+	RCULIST__RS_PCALL3(qsbr_lock, off, gpw, RCULIST__RS_CXX_NESTED);
 done:;
 #endif
 }
@@ -717,7 +767,7 @@ memb:
 	RCULIST__RS_STORE(off, nv);
 	RCULIST__RS_BARRIER();
 	if (RCULIST__RS_GP_WAITS(gpw) && (tmp & RCULIST__RS_NEST) == 1)
-		rculist__read_side_wake();
+		RCULIST__RS_PCALL(rculist__read_side_wake);
 	return;
 qsbr:
 	if (qsbr_unlock)
@@ -733,7 +783,7 @@ bp:
 	return;
 fenced:
 	if (RCULIST__RS_PATCH && other) {
-		other();
+		RCULIST__RS_PCALL(other);
 		return;
 	}
 	gpw = RCULIST__RS_WORD_HERE(gp);
@@ -741,7 +791,7 @@ fenced:
 	if ((tmp & RCULIST__RS_NEST) == 1) {
 		rculist__rs_fenced_store(off, tmp - 1);
 		if (RCULIST__RS_GP_WAITS(gpw))
-			rculist__read_side_wake();
+			RCULIST__RS_PCALL(rculist__read_side_wake);
 	} else {
 		rculist__rs_put(off, tmp - 1);
 	}
@@ -750,22 +800,25 @@ fenced:
 slow:
 	RCULIST__RS_COLD;
 	if (RCULIST__RS_PATCH && other) {
-		other();
+		RCULIST__RS_PCALL(other);
 		return;
 	}
-	RCULIST__RS_SLOW(memb, qsbr, bp, fenced, rculist_read_unlock());
+	RCULIST__RS_SLOW(memb, qsbr, bp, fenced,
+			 RCULIST__RS_PCALL(rculist_read_unlock));
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp), RCULIST__RS_CXX_ANY);
+	RCULIST__RS_PCALL3(qsbr_unlock, off, RCULIST__RS_WORD_HERE(gp),
+			   RCULIST__RS_CXX_ANY);
 	return;
 #if RCULIST__RS_PATCH /* C++'s site's labels */
 outer:
-	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp), RCULIST__RS_CXX_OUTER);
+	RCULIST__RS_PCALL3(qsbr_unlock, off, RCULIST__RS_WORD_HERE(gp),
+			   RCULIST__RS_CXX_OUTER);
 	return;
 nested:
 	RCULIST__RS_COLD;
-	qsbr_unlock(off, 0, RCULIST__RS_CXX_NESTED);
+	RCULIST__RS_PCALL3(qsbr_unlock, off, 0, RCULIST__RS_CXX_NESTED);
 done:;
 #endif
 }
@@ -819,7 +872,7 @@ rculist__quiescent_state_wrap(void) RCULIST_EXCLUDES_RCU
 	return;
 differs:
 	RCULIST__RS_COLD;
-	rculist_quiescent_state();
+	RCULIST__RS_PCALL(rculist_quiescent_state);
 	return;
 slow:
 	RCULIST__RS_COLD;
@@ -828,10 +881,10 @@ slow:
 	if (k == RCULIST__RS_QSBR) {
 		if (rculist__rs_differs(RCULIST__RS_WORD(reader),
 					*RCULIST__RS_GP()))
-			rculist_quiescent_state();
+			RCULIST__RS_PCALL(rculist_quiescent_state);
 	} else if (k != RCULIST__RS_MEMB && k != RCULIST__RS_BP &&
 		   k != RCULIST__RS_FENCED) {
-		rculist_quiescent_state();
+		RCULIST__RS_PCALL(rculist_quiescent_state);
 	}
 }
 
