@@ -57,6 +57,8 @@ volatile double regs_in_d[REGS_ND] = { 0.5,   1.5,   -2.25, 3.125, 4.0,	 5.5,
 				       12.75, -13.0, 14.5,  15.25 };
 
 static int failures, cases;
+/* Calls out of the library the canary saw with the stack misaligned. */
+int regs_misaligned __attribute__((visibility("hidden")));
 static int skip; /* AVX2 code, a CPU without it */
 int regs_ctors_done;
 
@@ -85,11 +87,19 @@ void regs_fail(const char *fmt, ...)
 
 void regs_check(const char *when, const char *op, unsigned long long bad)
 {
+	static int misaligned_seen;
 	char names[512] = "";
 	size_t n = 0;
-	int b, k;
+	int b, k, m;
 
 	__atomic_add_fetch(&cases, 1, __ATOMIC_RELAXED);
+	m = __atomic_load_n(&regs_misaligned, __ATOMIC_RELAXED);
+	if (m != misaligned_seen) {
+		regs_fail("%s: %s: a call out of the library (since the previous case) had the "
+			  "stack misaligned",
+			  when, op);
+		misaligned_seen = m;
+	}
 	if (!bad)
 		return;
 	for (b = 0; b < REGS_BITS && n < sizeof(names) - 40; b++) {
@@ -247,7 +257,6 @@ void regs_gp_end(const char *what)
 
 /* The canary. */
 static __thread unsigned long wakes;
-int regs_misaligned __attribute__((visibility("hidden")));
 int regs_have_avx __attribute__((visibility("hidden")));
 static unsigned long canary_calls;
 
@@ -276,7 +285,7 @@ __asm__(".text\n"
 	"\t.irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
 	"\tpcmpeqd %xmm\\r, %xmm\\r\n"
 	"\t.endr\n"
-	"\tcmpb $0, regs_have_avx(%rip)\n"
+	"\tcmpl $0, regs_have_avx(%rip)\n"
 	"\tje 2f\n"
 	"\t.irp r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n"
 	"\tvinsertf128 $1, %xmm\\r, %ymm\\r, %ymm\\r\n"
@@ -342,7 +351,7 @@ void regs_preinit(void)
 {
 	find_real();
 	__builtin_cpu_init();
-	regs_have_avx = __builtin_cpu_supports("avx");
+	regs_have_avx = !!__builtin_cpu_supports("avx");
 	skip = regs_needs_avx2 && !__builtin_cpu_supports("avx2");
 	if (!skip)
 		regs_cases_preinit();
