@@ -15,7 +15,9 @@ CHECKS += check-regs
 
 REGS_B    := $(B)/regs
 # Builds: <language>-<compiler>-<flags>; so-...: the cases in a shared object.
-REGS_C    := c-gcc-O1 c-gcc-O2 c-gcc-O3 c-gcc-avx2 c-clang-O1 c-clang-O2 c-clang-O3 c-clang-avx2
+# -mavx2 on an x86-64 machine only.
+REGS_AVX2 := $(if $(filter x86_64,$(shell uname -m)),avx2)
+REGS_C    := $(foreach c,gcc clang,$(foreach o,O1 O2 O3 $(REGS_AVX2),c-$(c)-$(o)))
 REGS_CXX  := cxx-gcc-O2 cxx-gcc-O3 cxx-clang-O2 cxx-clang-O3
 REGS_SO   := so-gcc-O2 so-clang-O2
 REGS_TAGS := $(REGS_C) $(REGS_CXX) $(REGS_SO)
