@@ -28,7 +28,6 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -267,8 +266,9 @@ unsigned long regs_wakes(void)
 
 #if defined(__x86_64__)
 /*
- * The stack pointer of its call checked (16 bytes past the return
- * address), then every register a callee may change overwritten.
+ * The stack pointer its caller had at the call (8 bytes above the return
+ * address) checked to be a multiple of 16, then every register a callee
+ * may change overwritten.
  */
 void regs_clobber(void) __attribute__((visibility("hidden")));
 __asm__(".text\n"
