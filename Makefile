@@ -422,7 +422,7 @@ include $(sort $(wildcard tests/*/*.mk bench/*.mk examples/*.mk man/*.mk))
 # plumbing): .ci/run runs them under its first compiler only.
 CC_NEUTRAL_CHECKS := check-model check-memory-order check-typecheck \
 	check-hlist-opt check-man-names check-urcu-prefix check-thread-safety \
-	check-cxx-rcu
+	check-cxx-rcu check-regs
 
 # Dependency files of objects (DEPFLAGS); those of programs built in one step
 # are not read, so no pattern rule is ever asked to remake one.

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/regs/cases.c - the C read side's slow paths, each inside a body
+ * (body.h) that checks what it holds survives:
+ *  - before the library's constructor (kind CALL): lock, unlock and
+ *    quiescent state call the library;
+ *  - before the program's sites are patched: their slow paths test the
+ *    kind (qsbr: the quiescent state of a thread whose counter differs
+ *    calls the library);
+ *  - a new thread's first section: bp's lock registers it; memb's and
+ *    mb's, in a thread liburcu has not registered, call the library's
+ *    lock (outside the contract, which wants threads registered first,
+ *    but neither refused nor stopped);
+ *  - memb and mb: the outermost unlock while a grace period waits on the
+ *    futex wakes it through the library; qsbr: the quiescent state of a
+ *    thread a grace period waits for calls the library, which wakes it.
+ * REGS_BUILD names the compiler and flags (the Makefile's).
+ */
+#include <rculist.h>
+
+#include "regs.h"
+
+#define REGS_BODY body_lock
+#define REGS_OP	  rculist_read_lock()
+#include "body.h"
+#define REGS_BODY body_unlock
+#define REGS_OP	  rculist_read_unlock()
+#include "body.h"
+#define REGS_BODY body_qs
+#define REGS_OP	  rculist_quiescent_state()
+#include "body.h"
+
+#ifndef REGS_BUILD
+#define REGS_BUILD "?"
+#endif
+const char regs_variant[] = "C, " REGS_BUILD;
+#ifdef __AVX2__
+const int regs_needs_avx2 = 1;
+#else
+const int regs_needs_avx2 = 0;
+#endif
+
+/* How many times the threads' cases run. */
+#define REGS_ROUNDS 3
+/*
+ * How many times a case that wakes a grace period may run before it
+ * does: the grace period may wake by itself (a signal) and find the
+ * reader gone.
+ */
+#define REGS_ATTEMPTS 5
+static int woke;
+
+static void lock_unlock_qs(const char *when)
+{
+	regs_check(when, "rculist_read_lock()", body_lock());
+	regs_check(when, "rculist_read_unlock()", body_unlock());
+	regs_check(when, "rculist_quiescent_state()", body_qs());
+	/*
+	 * qsbr: the quiescent state of this thread, not registered, made it
+	 * look online to liburcu: offline again, as it was.
+	 */
+	rculist_thread_offline();
+}
+
+void regs_cases_preinit(void)
+{
+	if (regs_kind() != RCULIST__RS_CALL)
+		regs_fail("before the library's constructor the kind is %#lx, not CALL",
+			  regs_kind());
+	lock_unlock_qs("before the library's constructor (kind CALL)");
+}
+
+void regs_cases_ctor(void)
+{
+	lock_unlock_qs("before the program's sites are patched");
+}
+
+static void first_section(void)
+{
+	const char *when = "a new thread's first section";
+
+	regs_check(when, "rculist_read_lock()", body_lock());
+	regs_check(when, "rculist_read_unlock()", body_unlock());
+}
+
+/* memb, mb: the outermost unlock wakes the grace period waiting for it. */
+static void unlock_wakes(void)
+{
+	const char *when = "the outermost unlock while a grace period waits";
+	unsigned long w;
+
+	rculist_register_thread();
+	rculist_read_lock();
+	regs_gp_start();
+	regs_gp_blocked(when);
+	w = regs_wakes();
+	regs_check(when, "rculist_read_unlock()", body_unlock());
+	woke = regs_wakes() != w;
+	regs_gp_end(when);
+	rculist_unregister_thread();
+}
+
+/* qsbr: the quiescent state a grace period waits for calls the library. */
+static void qs_wakes(void)
+{
+	const char *when = "a quiescent state a grace period waits for";
+	unsigned long w;
+
+	rculist_register_thread();
+	regs_gp_start();
+	regs_gp_blocked(when);
+	w = regs_wakes();
+	regs_check(when, "rculist_quiescent_state()", body_qs());
+	woke = regs_wakes() != w;
+	regs_gp_end(when);
+	rculist_unregister_thread();
+}
+
+/* Runs fn until it woke a grace period, REGS_ATTEMPTS times at most. */
+static void until_woken(const char *what, void (*fn)(void))
+{
+	int a;
+
+	woke = 0;
+	for (a = 0; a < REGS_ATTEMPTS && !woke; a++)
+		regs_in_thread(what, fn);
+	if (!woke)
+		regs_fail("%s: no grace period woken in %d attempts (the path was not taken)",
+			  what, REGS_ATTEMPTS);
+}
+
+void regs_cases_main(void)
+{
+	int i;
+
+	for (i = 0; i < REGS_ROUNDS; i++) {
+		regs_in_thread("a new thread's first section", first_section);
+		if (regs_flavor_is("memb") || regs_flavor_is("mb"))
+			until_woken("the outermost unlock while a grace period waits",
+				    unlock_wakes);
+		if (regs_flavor_is("qsbr"))
+			until_woken("a quiescent state a grace period waits for",
+				    qs_wakes);
+	}
+}

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# tests/regs/regs.mk - check-regs: what a caller holds in registers and on
+# its stack survives every slow path of the inline read side (lock,
+# unlock and quiescent state before the library's constructor and before
+# the sites are patched, bp's first section, memb's lock in a thread not
+# registered, the unlock that wakes a waiting grace period, qsbr's
+# quiescent state that calls the library; C++'s regions, a thread's
+# first and a qsbr thread's only C++ uses), every flavour; a canary
+# where the library calls out (harness.c) checks the stack's alignment
+# and clobbers every register a callee may change.  The cases (cases.c,
+# cases.cc) are compiled by gcc and clang (fixed compilers, whatever CC
+# is) at -O1/-O2/-O3, at -O2 with -mavx2 (run only on a CPU with AVX2),
+# and -fPIC into a shared object; each object linked with every flavour
+# library.  Cost: about 9 s CPU, nearly all compiling; the 56 runs take
+# under 2 s.
+CHECKS += check-regs
+
+REGS_B    := $(B)/regs
+# Builds: <language>-<compiler>-<flags>; so-...: the cases in a shared object.
+# -mavx2 on an x86-64 machine only.
+REGS_AVX2 := $(if $(filter x86_64,$(shell uname -m)),avx2)
+REGS_C    := $(foreach c,gcc clang,$(foreach o,O1 O2 O3 $(REGS_AVX2),c-$(c)-$(o)))
+REGS_CXX  := cxx-gcc-O2 cxx-gcc-O3 cxx-clang-O2 cxx-clang-O3
+REGS_SO   := so-gcc-O2 so-clang-O2
+REGS_TAGS := $(REGS_C) $(REGS_CXX) $(REGS_SO)
+REGS_BINS := $(foreach f,$(FLAVORS),$(REGS_TAGS:%=$(REGS_B)/$(f)/%))
+REGS_HDRS := $(wildcard include/rculist.h include/rculist/*.h include/rculist/*.hpp) \
+	tests/regs/regs.h tests/regs/body.h
+REGS_LINK  = $(LDFLAGS) -L$(LIBDIR_B) -Wl,-rpath,$(abspath $(LIBDIR_B)) -lrculist-$(1) -pthread
+# A tag's compiler and flags.
+regs_word  = $(word $(1),$(subst -, ,$(2)))
+regs_cc    = $(if $(filter cxx,$(call regs_word,1,$(1))),$(if $(filter clang,$(call \
+	regs_word,2,$(1))),clang++,g++),$(call regs_word,2,$(1)))
+regs_opt   = $(if $(filter avx2,$(call regs_word,3,$(1))),-O2 -mavx2,-$(call regs_word,3,$(1)))$(if \
+	$(filter so,$(call regs_word,1,$(1))), -fPIC)
+REGS_FLAGS = -g -Iinclude $(URCU_CFLAGS) $(CPPFLAGS) $(filter-out -Wstrict-prototypes,$(WARNINGS)) \
+	-DREGS_BUILD='"$(call regs_cc,$(1)) $(call regs_opt,$(1))"' $(call regs_opt,$(1))
+
+$(REGS_B)/c-%.o: tests/regs/cases.c $(REGS_HDRS) | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(call regs_cc,c-$*) -std=gnu11 -Wstrict-prototypes $(call REGS_FLAGS,c-$*) -c $< -o $@
+
+$(REGS_B)/so-%.o: tests/regs/cases.c $(REGS_HDRS) | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(call regs_cc,so-$*) -std=gnu11 -Wstrict-prototypes $(call REGS_FLAGS,so-$*) -c $< -o $@
+
+$(REGS_B)/cxx-%.o: tests/regs/cases.cc $(REGS_HDRS) | $(B)/.deps
+	$(call quiet,CXX,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(call regs_cc,cxx-$*) -std=c++17 $(call REGS_FLAGS,cxx-$*) -c $< -o $@
+
+# The harness and the program's start, by gcc; the harness -fPIC too.
+$(REGS_B)/%.o: tests/regs/%.c tests/regs/regs.h | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)gcc -std=gnu11 -O2 -g -Iinclude $(URCU_CFLAGS) $(CPPFLAGS) $(WARNINGS) -c $< -o $@
+
+$(REGS_B)/harness-pic.o: tests/regs/harness.c tests/regs/regs.h | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)gcc -std=gnu11 -O2 -g -fPIC -Iinclude $(URCU_CFLAGS) $(CPPFLAGS) $(WARNINGS) -c $< -o $@
+
+define regs_link
+$(REGS_B)/$(1)/c-%: $(REGS_B)/c-%.o $(REGS_B)/harness.o $(REGS_B)/main.o $(call lib_so,$(1)).$(VERSION)
+	$$(Q)mkdir -p $$(dir $$@)
+	$$(Q)gcc $$(filter %.o,$$^) -o $$@ $(call REGS_LINK,$(1))
+
+$(REGS_B)/$(1)/cxx-%: $(REGS_B)/cxx-%.o $(REGS_B)/harness.o $(REGS_B)/main.o $(call lib_so,$(1)).$(VERSION)
+	$$(Q)mkdir -p $$(dir $$@)
+	$$(Q)g++ $$(filter %.o,$$^) -o $$@ $(call REGS_LINK,$(1))
+
+$(REGS_B)/$(1)/libso-%.so: $(REGS_B)/so-%.o $(REGS_B)/harness-pic.o $(call lib_so,$(1)).$(VERSION)
+	$$(Q)mkdir -p $$(dir $$@)
+	$$(Q)gcc -shared $$(filter %.o,$$^) -o $$@ $(call REGS_LINK,$(1))
+
+$(REGS_B)/$(1)/so-%: $(REGS_B)/main.o $(REGS_B)/$(1)/libso-%.so
+	$$(Q)gcc $$^ -o $$@ -Wl,-rpath,$$(abspath $$(dir $$@)) $(call REGS_LINK,$(1))
+endef
+$(foreach f,$(FLAVORS),$(eval $(call regs_link,$(f))))
+
+.PHONY: check-regs
+check-regs: $(REGS_BINS) ## What a caller holds in registers and on its stack survives the read side's slow paths (gcc, clang; C, C++; every flavour)
+	@echo "== registers and stack across the read side's slow paths: $(words $(REGS_TAGS)) builds x $(words $(FLAVORS)) flavours"
+	$(Q)st=0; for t in $(REGS_BINS); do \
+		out=$$($$t 2>&1) || { echo "$$out" >&2; echo "check-regs: $$t failed" >&2; st=1; continue; }; \
+		case "$$out" in *skipped*) echo "   $$out";; esac; \
+	done; \
+	[ $$st = 0 ] && echo "   $(words $(REGS_BINS)) programs: every value kept"; exit $$st
