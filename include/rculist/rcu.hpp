@@ -193,12 +193,11 @@ extern "C" void rculist__lib_read_lock() noexcept __asm__("rculist_read_lock");
 constexpr unsigned long region_outer = ~0UL;
 
 /* A thread's first region offline: register it (unless the C API did). */
-[[gnu::noinline, gnu::cold]] inline void
-qsbr_first(thread_state &t) noexcept RCULIST_NO_RCU_ANALYSIS
+[[gnu::noinline, gnu::cold]] inline void qsbr_first() noexcept RCULIST_NO_RCU_ANALYSIS
 {
 	rculist_register_thread(); /* nothing if registered already */
 	rculist_thread_offline();
-	t.word = qsbr_own;
+	tls.word = qsbr_own;
 }
 
 /*
@@ -219,7 +218,7 @@ qsbr_lock(unsigned long off, unsigned long gpw,
 		thread_state &t = tls;
 
 		if (RCULIST__UNLIKELY(mode_of(t) == unseen))
-			qsbr_first(t);
+			RCULIST__RS_PCALL(qsbr_first);
 		rculist__rs_fenced_store(off, region_outer);
 	} else if (known == RCULIST__RS_CXX_NESTED || static_cast<long>(v) < 0) {
 		rculist__rs_put(off, v - 1); /* nested */
@@ -236,7 +235,7 @@ qsbr_unlock(unsigned long off, unsigned long gpw,
 	if (known != RCULIST__RS_CXX_NESTED && v == region_outer) {
 		rculist__rs_fenced_store(off, 0);
 		if (RCULIST__RS_GP_WAITS(gpw))
-			rculist__read_side_wake();
+			RCULIST__RS_PCALL(rculist__read_side_wake);
 	} else if (known == RCULIST__RS_CXX_NESTED || static_cast<long>(v) < 0) {
 		rculist__rs_put(off, v + 1); /* nested */
 	}

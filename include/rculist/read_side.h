@@ -297,8 +297,7 @@ rculist__rs_fenced_store(unsigned long off, unsigned long v)
 
 /*
  * A call of the library on a rare path: RCULIST__RS_PCALL(fn) calls
- * void fn(void), RCULIST__RS_PCALL3(fn, a, b, c) void fn(unsigned long,
- * unsigned long, int).  Where sites are patched, the call is made from
+ * void fn(void).  Where sites are patched, the call is made from
  * inline assembly through rculist__rs_preserve_v1 (core/preserve.c),
  * which keeps every general register and the caller's red zone: to the
  * compiler the function holding a section then calls nothing, and pays
@@ -335,13 +334,8 @@ RCULIST__END_DECLS
 #define RCULIST__RS_PCALL(fn)                                \
 	__asm__ __volatile__(RCULIST__RS_PCALL_ASM ::"a"(fn) \
 			     : RCULIST__RS_PCALL_CLOBBERS)
-#define RCULIST__RS_PCALL3(fn, a, b, c)                                       \
-	__asm__ __volatile__(RCULIST__RS_PCALL_ASM ::"a"(fn), "D"(a), "S"(b), \
-			     "d"(c)                                           \
-			     : RCULIST__RS_PCALL_CLOBBERS)
 #else
-#define RCULIST__RS_PCALL(fn)		(fn)()
-#define RCULIST__RS_PCALL3(fn, a, b, c) (fn)(a, b, c)
+#define RCULIST__RS_PCALL(fn) (fn)()
 #endif
 
 /*
@@ -693,15 +687,15 @@ slow:
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	RCULIST__RS_PCALL3(qsbr_lock, off, gpw, RCULIST__RS_CXX_ANY);
+	qsbr_lock(off, gpw, RCULIST__RS_CXX_ANY);
 	return;
 #if RCULIST__RS_PATCH /* C++'s site's labels */
 outer:
-	RCULIST__RS_PCALL3(qsbr_lock, off, gpw, RCULIST__RS_CXX_OUTER);
+	qsbr_lock(off, gpw, RCULIST__RS_CXX_OUTER);
 	return;
 nested:
 	RCULIST__RS_COLD;
-	RCULIST__RS_PCALL3(qsbr_lock, off, gpw, RCULIST__RS_CXX_NESTED);
+	qsbr_lock(off, gpw, RCULIST__RS_CXX_NESTED);
 done:;
 #endif
 }
@@ -808,17 +802,15 @@ slow:
 	return;
 qsbr_hook:
 	RCULIST__RS_COLD;
-	RCULIST__RS_PCALL3(qsbr_unlock, off, RCULIST__RS_WORD_HERE(gp),
-			   RCULIST__RS_CXX_ANY);
+	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp), RCULIST__RS_CXX_ANY);
 	return;
 #if RCULIST__RS_PATCH /* C++'s site's labels */
 outer:
-	RCULIST__RS_PCALL3(qsbr_unlock, off, RCULIST__RS_WORD_HERE(gp),
-			   RCULIST__RS_CXX_OUTER);
+	qsbr_unlock(off, RCULIST__RS_WORD_HERE(gp), RCULIST__RS_CXX_OUTER);
 	return;
 nested:
 	RCULIST__RS_COLD;
-	RCULIST__RS_PCALL3(qsbr_unlock, off, 0, RCULIST__RS_CXX_NESTED);
+	qsbr_unlock(off, 0, RCULIST__RS_CXX_NESTED);
 done:;
 #endif
 }
