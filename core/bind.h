@@ -139,10 +139,11 @@ _Static_assert(offsetof(rculist__urcu_reader, tid) +
 static int rculist__rs_reg_bit_ok(void)
 {
 	rculist__urcu_reader r;
-	const unsigned char *b = (const unsigned char *)&r;
+	const unsigned char *b;
 
 	memset(&r, 0, sizeof(r));
 	r.registered = 1;
+	b = (const unsigned char *)&r;
 	for (size_t i = 0; i < sizeof(r); i++)
 		if (b[i] != (i == RCULIST__RS_REG_OFF))
 			return 0;

@@ -168,7 +168,7 @@ static unsigned long dq_claim_ready(struct rculist_dq *dq, unsigned long max,
 	unsigned long pos = __atomic_load_n(&dq->head, __ATOMIC_RELAXED);
 	unsigned long done, seq, k, cookie;
 	struct dq_cell *c;
-	long diff;
+	long diff = 0; /* max 0: nothing claimed, nothing to look again at */
 
 	/* Sequentially consistent: the grace period's end is seen. */
 	done = rculist__gp_done();

@@ -73,7 +73,7 @@ static int gp_state;
 /* futex word: what the thread does, and whether a caller must wake it */
 enum { GP_AWAKE, GP_PARKED, GP_NAPPING, GP_WOKEN_LAZY };
 static int gp_parked;
-#define NAP_NS 50000
+#define NAP_NS 50000ULL
 #define NAPS   2
 static int gp_stopped; /* process exit: start no more grace periods */
 static pthread_mutex_t gp_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -125,7 +125,7 @@
  * slot's callback, in call_rcu's worker (on another CPU, where there is
  * one), instead of by its owner.
  */
-#define SPILL (2 * BATCH)
+#define SPILL (2UL * BATCH)
 static unsigned long spill = SPILL; /* rculist__reclaim_set_spill() */
 /*
  * Polled batches: a thread's batch of free_rcu blocks waits in one of

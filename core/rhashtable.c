@@ -199,7 +199,7 @@ static struct cds_bucket_table *table_alloc(unsigned int size)
 	struct cds_bucket_table *tbl;
 
 	tbl = __atomic_load_n(&table_calloc, __ATOMIC_RELAXED)(
-		1, sizeof(*tbl) + (size_t)size * sizeof(tbl->buckets[0]) +
+		1, sizeof(*tbl) + (size_t)size * sizeof(void *) +
 			   sizeof(struct table_tail));
 	if (!tbl)
 		return NULL;
@@ -986,7 +986,7 @@ static void *walk_find_next(struct cds_rhashtable_iter *iter)
 	struct cds_bucket_table *tbl = iter->walker.tbl;
 	struct cds_rhlist_head *list = iter->list;
 	struct cds_rhashtable *ht = iter->ht;
-	struct cds_rhash_head *p = iter->p;
+	struct cds_rhash_head *p;
 	bool rhlist = ht->rhlist;
 
 	if (!tbl)

@@ -234,9 +234,10 @@ struct cds_rhashtable_params {
  * @max_elems and takes @mutex.
  *
  * Context: initialised by cds_rhashtable_init(); used through the
- * functions below.
+ * functions below.  nelems has a cache line of its own: the padding
+ * is wanted.
  */
-struct cds_rhashtable {
+struct cds_rhashtable { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	struct cds_bucket_table *tbl;
 	unsigned int key_len;
 	unsigned int max_elems;
@@ -368,7 +369,7 @@ rculist__rht_marker(struct cds_rhash_lock_head *const *bkt)
  */
 static inline int cds_rht_is_a_nulls(const struct cds_rhash_head *ptr)
 {
-	return (uintptr_t)ptr & 1;
+	return (int)((uintptr_t)ptr & 1);
 }
 
 /* A bucket word as the chain's first link: the marker when empty. */
