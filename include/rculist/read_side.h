@@ -303,7 +303,8 @@ rculist__rs_fenced_store(unsigned long off, unsigned long v)
  * compiler the function holding a section then calls nothing, and pays
  * for no stack frame, no saved register, on the path every section
  * takes.  The vector and x87 registers are the call's clobbers (the
- * library's code may use them); with AVX-512, its registers too.
+ * library's code may use them), those the compiler has (none with
+ * -mgeneral-regs-only); with AVX-512, its registers too.
  * Elsewhere, plain calls.  (Sites are patched where this is inline:
  * RCULIST__RS_PATCH below.)
  */
@@ -312,11 +313,21 @@ RCULIST__BEGIN_DECLS
 /* Internal ABI: reached from the sites' assembly alone. */
 void rculist__rs_preserve_v1(void);
 RCULIST__END_DECLS
+/* Each list only where the compiler may keep values there. */
+#if !defined(_SOFT_FLOAT)
 #define RCULIST__RS_X87 \
-	"st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)"
-#define RCULIST__RS_XMM                                                         \
-	"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", \
-		"xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+	, "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)"
+#else
+#define RCULIST__RS_X87
+#endif
+#if defined(__SSE__)
+#define RCULIST__RS_XMM                                                      \
+	, "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",    \
+		"xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", \
+		"xmm15"
+#else
+#define RCULIST__RS_XMM
+#endif
 #if defined(__AVX512F__)
 #define RCULIST__RS_ZMM                                                        \
 	, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",       \
@@ -330,7 +341,7 @@ RCULIST__END_DECLS
 	"call *rculist__rs_preserve_v1@GOTPCREL(%%rip)\n\t" \
 	"leaq 128(%%rsp), %%rsp"
 #define RCULIST__RS_PCALL_CLOBBERS \
-	"memory", "cc", RCULIST__RS_X87, RCULIST__RS_XMM RCULIST__RS_ZMM
+	"memory", "cc" RCULIST__RS_X87 RCULIST__RS_XMM RCULIST__RS_ZMM
 #define RCULIST__RS_PCALL(fn)                                \
 	__asm__ __volatile__(RCULIST__RS_PCALL_ASM ::"a"(fn) \
 			     : RCULIST__RS_PCALL_CLOBBERS)

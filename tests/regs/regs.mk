@@ -13,7 +13,9 @@
 # is) at -O1/-O2/-O3, at -O2 with -mavx2 (run only on a CPU with AVX2),
 # and -fPIC into a shared object; each object linked with every flavour
 # library.  Cost: about 9 s CPU, nearly all compiling; the 56 runs take
-# under 2 s.
+# under 2 s.  flags.c (below): the read side built with flags a user may
+# use (no SSE, no x87, no red zone, non-PIE, CET, frame pointers, ASan,
+# AVX-512), about 4 s CPU more.
 CHECKS += check-regs
 
 REGS_B    := $(B)/regs
@@ -81,11 +83,41 @@ $(REGS_B)/$(1)/so-%: $(REGS_B)/main.o $(REGS_B)/$(1)/libso-%.so
 endef
 $(foreach f,$(FLAVORS),$(eval $(call regs_link,$(f))))
 
+# flags.c under code-generation flags a user may build with (tag: flags):
+# each built by gcc and clang, linked with every flavour, run; avx512 is
+# built and linked everywhere, run only on a CPU with AVX-512F.
+REGS_FL_TAGS := gro:-mgeneral-regs-only nosse:-mno-sse no387:-mno-80387 \
+	nored:-mno-red-zone nopie:-fno-pie cet:-fcf-protection=full \
+	fp:-fno-omit-frame-pointer asan:-fsanitize=address avx512:-mavx512f
+regs_fl_flags = $(subst +, ,$(patsubst $(1):%,%,$(filter $(1):%,$(REGS_FL_TAGS))))
+regs_fl_ld    = $(if $(filter nopie,$(1)),-no-pie)$(if $(filter asan,$(1)),-fsanitize=address)
+REGS_FL_OBJS := $(foreach c,gcc clang,$(foreach t,$(REGS_FL_TAGS),$(REGS_B)/flags-$(c)-$(firstword $(subst :, ,$(t))).o))
+REGS_FL_BINS := $(foreach f,$(FLAVORS),$(REGS_FL_OBJS:$(REGS_B)/%.o=$(REGS_B)/$(f)/%))
+
+$(REGS_B)/flags-%.o: tests/regs/flags.c $(REGS_HDRS) | $(B)/.deps
+	$(call quiet,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(call regs_word,1,$*) -std=gnu11 -O2 -g -Iinclude $(URCU_CFLAGS) $(CPPFLAGS) $(WARNINGS) \
+		$(call regs_fl_flags,$(call regs_word,2,$*)) -c $< -o $@
+
+define regs_fl_link
+$(REGS_B)/$(1)/flags-%: $(REGS_B)/flags-%.o $(call lib_so,$(1)).$(VERSION)
+	$$(Q)mkdir -p $$(dir $$@)
+	$$(Q)$$(call regs_word,1,$$*) $$(call regs_fl_ld,$$(call regs_word,2,$$*)) $$< -o $$@ $(call REGS_LINK,$(1))
+endef
+$(foreach f,$(FLAVORS),$(eval $(call regs_fl_link,$(f))))
+
 .PHONY: check-regs
-check-regs: $(REGS_BINS) ## What a caller holds in registers and on its stack survives the read side's slow paths (gcc, clang; C, C++; every flavour)
+check-regs: $(REGS_BINS) $(REGS_FL_BINS) ## What a caller holds in registers and on its stack survives the read side's slow paths (gcc, clang; C, C++; every flavour)
 	@echo "== registers and stack across the read side's slow paths: $(words $(REGS_TAGS)) builds x $(words $(FLAVORS)) flavours"
 	$(Q)st=0; for t in $(REGS_BINS); do \
 		out=$$($$t 2>&1) || { echo "$$out" >&2; echo "check-regs: $$t failed" >&2; st=1; continue; }; \
 		case "$$out" in *skipped*) echo "   $$out";; esac; \
 	done; \
-	[ $$st = 0 ] && echo "   $(words $(REGS_BINS)) programs: every value kept"; exit $$st
+	[ $$st = 0 ] && echo "   $(words $(REGS_BINS)) programs: every value kept"; \
+	avx512=$$(grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo 1); n=0; \
+	for t in $(REGS_FL_BINS); do \
+		case "$$t:$$avx512" in *-avx512:) continue;; esac; n=$$((n + 1)); \
+		out=$$($$t 2>&1) || { echo "$$out" >&2; echo "check-regs: $$t failed" >&2; st=1; }; \
+	done; \
+	[ $$st = 0 ] && echo "   flags.c: $(words $(REGS_FL_BINS)) programs built ($(patsubst %:,%,$(foreach t,$(REGS_FL_TAGS),$(firstword $(subst :, ,$(t)))))), $$n run$$(if [ -n "$$avx512" ]; then echo ' (avx512 included)'; else echo ', avx512 not run: no AVX-512F here'; fi)"; exit $$st
