@@ -15,7 +15,8 @@
 # library.  Cost: about 9 s CPU, nearly all compiling; the 56 runs take
 # under 2 s.  flags.c (below): the read side built with flags a user may
 # use (no SSE, no x87, no red zone, non-PIE, CET, frame pointers, ASan,
-# AVX-512), about 4 s CPU more.
+# AVX-512), about 4 s CPU more; unwind.c (below): backtrace() from inside
+# the rare call, about 3 s more.
 CHECKS += check-regs
 
 REGS_B    := $(B)/regs
@@ -107,8 +108,25 @@ $(REGS_B)/$(1)/flags-%: $(REGS_B)/flags-%.o $(call lib_so,$(1)).$(VERSION)
 endef
 $(foreach f,$(FLAVORS),$(eval $(call regs_fl_link,$(f))))
 
+# unwind.c: the stack walked from inside the rare call reaches the caller
+# (C: bp's first section; C++, g++ and clang++: a thread's first lock,
+# every flavour).
+REGS_UW_BINS := $(REGS_B)/bp/unwind-c-gcc \
+	$(foreach f,$(FLAVORS),$(REGS_B)/$(f)/unwind-cxx-g++ $(REGS_B)/$(f)/unwind-cxx-clang++)
+regs_uw_lang = $(if $(filter c-%,$(1)),-x c -std=gnu11,-x c++ -std=c++17)
+
+define regs_uw_link
+$(REGS_B)/$(1)/unwind-%: tests/regs/unwind.c $(REGS_HDRS) $(call lib_so,$(1)).$(VERSION)
+	$$(call quiet,CC,$$@)
+	$$(Q)mkdir -p $$(dir $$@)
+	$$(Q)$$(lastword $$(subst -, ,$$*)) $$(call regs_uw_lang,$$*) -O2 -g -rdynamic -Iinclude \
+		$(URCU_CFLAGS) $(CPPFLAGS) $$(filter-out -Wstrict-prototypes,$(WARNINGS)) $$< -o $$@ \
+		$(call REGS_LINK,$(1)) -ldl
+endef
+$(foreach f,$(FLAVORS),$(eval $(call regs_uw_link,$(f))))
+
 .PHONY: check-regs
-check-regs: $(REGS_BINS) $(REGS_FL_BINS) ## What a caller holds in registers and on its stack survives the read side's slow paths (gcc, clang; C, C++; every flavour)
+check-regs: $(REGS_BINS) $(REGS_FL_BINS) $(REGS_UW_BINS) ## What a caller holds in registers and on its stack survives the read side's slow paths (gcc, clang; C, C++; every flavour)
 	@echo "== registers and stack across the read side's slow paths: $(words $(REGS_TAGS)) builds x $(words $(FLAVORS)) flavours"
 	$(Q)st=0; for t in $(REGS_BINS); do \
 		out=$$($$t 2>&1) || { echo "$$out" >&2; echo "check-regs: $$t failed" >&2; st=1; continue; }; \
@@ -120,4 +138,8 @@ check-regs: $(REGS_BINS) $(REGS_FL_BINS) ## What a caller holds in registers and
 		case "$$t:$$avx512" in *-avx512:) continue;; esac; n=$$((n + 1)); \
 		out=$$($$t 2>&1) || { echo "$$out" >&2; echo "check-regs: $$t failed" >&2; st=1; }; \
 	done; \
-	[ $$st = 0 ] && echo "   flags.c: $(words $(REGS_FL_BINS)) programs built ($(patsubst %:,%,$(foreach t,$(REGS_FL_TAGS),$(firstword $(subst :, ,$(t)))))), $$n run$$(if [ -n "$$avx512" ]; then echo ' (avx512 included)'; else echo ', avx512 not run: no AVX-512F here'; fi)"; exit $$st
+	[ $$st = 0 ] && echo "   flags.c: $(words $(REGS_FL_BINS)) programs built ($(patsubst %:,%,$(foreach t,$(REGS_FL_TAGS),$(firstword $(subst :, ,$(t)))))), $$n run$$(if [ -n "$$avx512" ]; then echo ' (avx512 included)'; else echo ', avx512 not run: no AVX-512F here'; fi)"; \
+	for t in $(REGS_UW_BINS); do \
+		out=$$($$t 2>&1) || { echo "$$out" >&2; echo "check-regs: $$t failed" >&2; st=1; }; \
+	done; \
+	[ $$st = 0 ] && echo "   unwind.c: $(words $(REGS_UW_BINS)) programs: the stack walked from inside the rare call reaches the section's caller and its thread"; exit $$st
