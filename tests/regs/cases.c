@@ -42,13 +42,6 @@ const int regs_needs_avx2 = 0;
 
 /* How many times the threads' cases run. */
 #define REGS_ROUNDS 3
-/*
- * How many times a case that wakes a grace period may run before it
- * does: the grace period may wake by itself (a signal) and find the
- * reader gone.
- */
-#define REGS_ATTEMPTS 5
-static int woke;
 
 static void lock_unlock_qs(const char *when)
 {
@@ -64,9 +57,6 @@ static void lock_unlock_qs(const char *when)
 
 void regs_cases_preinit(void)
 {
-	if (regs_kind() != RCULIST__RS_CALL)
-		regs_fail("before the library's constructor the kind is %#lx, not CALL",
-			  regs_kind());
 	lock_unlock_qs("before the library's constructor (kind CALL)");
 }
 
@@ -95,7 +85,7 @@ static void unlock_wakes(void)
 	regs_gp_blocked(when);
 	w = regs_wakes();
 	regs_check(when, "rculist_read_unlock()", body_unlock());
-	woke = regs_wakes() != w;
+	regs_woke = regs_wakes() != w;
 	regs_gp_end(when);
 	rculist_unregister_thread();
 }
@@ -111,22 +101,9 @@ static void qs_wakes(void)
 	regs_gp_blocked(when);
 	w = regs_wakes();
 	regs_check(when, "rculist_quiescent_state()", body_qs());
-	woke = regs_wakes() != w;
+	regs_woke = regs_wakes() != w;
 	regs_gp_end(when);
 	rculist_unregister_thread();
-}
-
-/* Runs fn until it woke a grace period, REGS_ATTEMPTS times at most. */
-static void until_woken(const char *what, void (*fn)(void))
-{
-	int a;
-
-	woke = 0;
-	for (a = 0; a < REGS_ATTEMPTS && !woke; a++)
-		regs_in_thread(what, fn);
-	if (!woke)
-		regs_fail("%s: no grace period woken in %d attempts (the path was not taken)",
-			  what, REGS_ATTEMPTS);
 }
 
 void regs_cases_main(void)
@@ -136,10 +113,10 @@ void regs_cases_main(void)
 	for (i = 0; i < REGS_ROUNDS; i++) {
 		regs_in_thread("a new thread's first section", first_section);
 		if (regs_flavor_is("memb") || regs_flavor_is("mb"))
-			until_woken("the outermost unlock while a grace period waits",
-				    unlock_wakes);
+			regs_until_woken("the outermost unlock while a grace period waits",
+					 unlock_wakes);
 		if (regs_flavor_is("qsbr"))
-			until_woken("a quiescent state a grace period waits for",
-				    qs_wakes);
+			regs_until_woken("a quiescent state a grace period waits for",
+					 qs_wakes);
 	}
 }

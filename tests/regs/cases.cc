@@ -40,15 +40,9 @@ const int regs_needs_avx2 = 0;
 
 /* How many times the threads' cases run. */
 #define REGS_ROUNDS 3
-/* How many times the wake may be tried (cases.c). */
-#define REGS_ATTEMPTS 5
-static int woke;
 
 void regs_cases_preinit(void)
 {
-	if (regs_kind() != RCULIST__RS_CALL)
-		regs_fail("before the library's constructor the kind is %#lx, not CALL",
-			  regs_kind());
 	regs_check("before the library's constructor (kind CALL)", "a region",
 		   body_region());
 }
@@ -79,7 +73,7 @@ static void unlock_wakes(void)
 	regs_gp_blocked(when);
 	w = regs_wakes();
 	regs_check(when, "rcu_domain::unlock()", body_unlock());
-	woke = regs_wakes() != w;
+	regs_woke = regs_wakes() != w;
 	regs_gp_end(when);
 }
 
@@ -89,12 +83,7 @@ void regs_cases_main(void)
 		regs_in_thread("a new thread's first region", first_region);
 		if (regs_flavor_is("bp"))
 			continue;
-		woke = 0;
-		for (int a = 0; a < REGS_ATTEMPTS && !woke; a++)
-			regs_in_thread("unlock wakes", unlock_wakes);
-		if (!woke)
-			regs_fail("the outermost unlock while a grace period waits: no grace "
-				  "period woken in %d attempts (the path was not taken)",
-				  REGS_ATTEMPTS);
+		regs_until_woken("the outermost unlock while a grace period waits",
+				 unlock_wakes);
 	}
 }

@@ -177,6 +177,26 @@ void regs_in_thread(const char *what, void (*fn)(void))
 	join(t, what);
 }
 
+/*
+ * How many times a case that wakes a grace period may run before it
+ * does: the grace period may wake by itself (a signal) and find the
+ * reader gone.
+ */
+#define REGS_ATTEMPTS 5
+int regs_woke;
+
+void regs_until_woken(const char *what, void (*fn)(void))
+{
+	int a;
+
+	regs_woke = 0;
+	for (a = 0; a < REGS_ATTEMPTS && !regs_woke; a++)
+		regs_in_thread(what, fn);
+	if (!regs_woke)
+		regs_fail("%s: no grace period woken in %d attempts (the path was not taken)",
+			  what, REGS_ATTEMPTS);
+}
+
 /* The grace period's thread, its id once it runs. */
 static pthread_t gp_thread;
 static pid_t gp_tid;
@@ -353,8 +373,12 @@ void regs_preinit(void)
 	__builtin_cpu_init();
 	regs_have_avx = !!__builtin_cpu_supports("avx");
 	skip = regs_needs_avx2 && !__builtin_cpu_supports("avx2");
-	if (!skip)
-		regs_cases_preinit();
+	if (skip)
+		return;
+	if (regs_kind() != RCULIST__RS_CALL)
+		regs_fail("before the library's constructor the kind is %#lx, not CALL",
+			  regs_kind());
+	regs_cases_preinit();
 }
 /* Before the program's other constructors: its sites still as compiled. */
 __attribute__((constructor(101))) static void before_patch(void)

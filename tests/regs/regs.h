@@ -41,7 +41,7 @@ extern volatile double regs_in_d[REGS_ND];
 /* What the cases give the harness (cases.c, cases.cc). */
 extern const char regs_variant[]; /* "C", "C++", and what it was built with */
 extern const int regs_needs_avx2;
-void regs_cases_preinit(void); /* before any constructor: kind CALL */
+void regs_cases_preinit(void); /* before any constructor (kind CALL, checked) */
 void regs_cases_ctor(void);    /* before the program's sites are patched */
 void regs_cases_main(void);    /* the threads' cases */
 
@@ -62,6 +62,12 @@ extern int regs_ctors_done;
  * not end within the harness's limit fails the run).
  */
 void regs_in_thread(const char *what, void (*fn)(void));
+/*
+ * Runs fn in new threads until one sets regs_woke (it woke a grace
+ * period), a few times at most; fails the run if none did.
+ */
+extern int regs_woke;
+void regs_until_woken(const char *what, void (*fn)(void));
 /*
  * A grace period in another thread (rculist_synchronize_rcu()), started
  * by regs_gp_start() while the caller holds it up; regs_gp_blocked()
