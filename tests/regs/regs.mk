@@ -90,9 +90,10 @@ $(foreach f,$(FLAVORS),$(eval $(call regs_link,$(f))))
 REGS_FL_TAGS := gro:-mgeneral-regs-only nosse:-mno-sse no387:-mno-80387 \
 	nored:-mno-red-zone nopie:-fno-pie cet:-fcf-protection=full \
 	fp:-fno-omit-frame-pointer asan:-fsanitize=address avx512:-mavx512f
-regs_fl_flags = $(subst +, ,$(patsubst $(1):%,%,$(filter $(1):%,$(REGS_FL_TAGS))))
+REGS_FL_NAMES := $(foreach t,$(REGS_FL_TAGS),$(firstword $(subst :, ,$(t))))
+regs_fl_flags = $(patsubst $(1):%,%,$(filter $(1):%,$(REGS_FL_TAGS)))
 regs_fl_ld    = $(if $(filter nopie,$(1)),-no-pie)$(if $(filter asan,$(1)),-fsanitize=address)
-REGS_FL_OBJS := $(foreach c,gcc clang,$(foreach t,$(REGS_FL_TAGS),$(REGS_B)/flags-$(c)-$(firstword $(subst :, ,$(t))).o))
+REGS_FL_OBJS := $(foreach c,gcc clang,$(REGS_FL_NAMES:%=$(REGS_B)/flags-$(c)-%.o))
 REGS_FL_BINS := $(foreach f,$(FLAVORS),$(REGS_FL_OBJS:$(REGS_B)/%.o=$(REGS_B)/$(f)/%))
 
 $(REGS_B)/flags-%.o: tests/regs/flags.c $(REGS_HDRS) | $(B)/.deps
@@ -128,18 +129,18 @@ $(foreach f,$(FLAVORS),$(eval $(call regs_uw_link,$(f))))
 .PHONY: check-regs
 check-regs: $(REGS_BINS) $(REGS_FL_BINS) $(REGS_UW_BINS) ## What a caller holds in registers and on its stack survives the read side's slow paths (gcc, clang; C, C++; every flavour)
 	@echo "== registers and stack across the read side's slow paths: $(words $(REGS_TAGS)) builds x $(words $(FLAVORS)) flavours"
-	$(Q)st=0; for t in $(REGS_BINS); do \
-		out=$$($$t 2>&1) || { echo "$$out" >&2; echo "check-regs: $$t failed" >&2; st=1; continue; }; \
+	$(Q)st=0; \
+	run() { out=$$($$1 2>&1) || { echo "$$out" >&2; echo "check-regs: $$1 failed" >&2; st=1; return 1; }; }; \
+	for t in $(REGS_BINS); do \
+		run $$t || continue; \
 		case "$$out" in *skipped*) echo "   $$out";; esac; \
 	done; \
 	[ $$st = 0 ] && echo "   $(words $(REGS_BINS)) programs: every value kept"; \
 	avx512=$$(grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo 1); n=0; \
 	for t in $(REGS_FL_BINS); do \
 		case "$$t:$$avx512" in *-avx512:) continue;; esac; n=$$((n + 1)); \
-		out=$$($$t 2>&1) || { echo "$$out" >&2; echo "check-regs: $$t failed" >&2; st=1; }; \
+		run $$t; \
 	done; \
-	[ $$st = 0 ] && echo "   flags.c: $(words $(REGS_FL_BINS)) programs built ($(patsubst %:,%,$(foreach t,$(REGS_FL_TAGS),$(firstword $(subst :, ,$(t)))))), $$n run$$(if [ -n "$$avx512" ]; then echo ' (avx512 included)'; else echo ', avx512 not run: no AVX-512F here'; fi)"; \
-	for t in $(REGS_UW_BINS); do \
-		out=$$($$t 2>&1) || { echo "$$out" >&2; echo "check-regs: $$t failed" >&2; st=1; }; \
-	done; \
+	[ $$st = 0 ] && echo "   flags.c: $(words $(REGS_FL_BINS)) programs built ($(REGS_FL_NAMES)), $$n run$$(if [ -n "$$avx512" ]; then echo ' (avx512 included)'; else echo ', avx512 not run: no AVX-512F here'; fi)"; \
+	for t in $(REGS_UW_BINS); do run $$t; done; \
 	[ $$st = 0 ] && echo "   unwind.c: $(words $(REGS_UW_BINS)) programs: the stack walked from inside the rare call reaches the section's caller and its thread"; exit $$st
