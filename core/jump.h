@@ -8,8 +8,9 @@
  * flavour) and has an entry in the module's section rculist_jump naming
  * its labels.  Once the library has filled the read side's description,
  * rculist__jump_patch_v2() rewrites each site of one module to what the
- * kind says: a 5-byte nop where the flavour's code is the next
- * instruction, else a jmp to it (past the no-ops the compiler padded the
+ * kind says: where the flavour's code is the next instruction, 5 prefixes
+ * of that instruction (code_to() below: no instruction of its own) or a
+ * 5-byte nop, else a jmp to it (past the no-ops the compiler padded the
  * label with, and on through its unconditional jumps: the same code, fewer
  * instructions).  A kind of CALL (the library's read side called) leaves
  * the sites as they are.  Under a kind of FENCED (mb, memb without
@@ -156,14 +157,94 @@ static const unsigned char *thread_to(const struct rculist__jump_site *start,
 	return label;
 }
 
-/* The 5 bytes that go from site to target. */
+/*
+ * The length of a ModRM operand (ModRM, SIB, displacement) at p, 64-bit
+ * addressing.
+ */
+static size_t modrm_len(const unsigned char *p)
+{
+	unsigned int mod = p[0] >> 6, rm = p[0] & 7;
+	size_t n = 1;
+
+	if (mod == 3)
+		return n;
+	if (rm == 4) {
+		n++; /* SIB */
+		if (mod == 0 && (p[1] & 7) == 5)
+			return n + 4; /* no base: disp32 */
+	}
+	if (mod == 1)
+		return n + 1;
+	if (mod == 2 || (mod == 0 && rm == 5))
+		return n + 4; /* disp32, or %rip-relative */
+	return n;
+}
+
+/*
+ * The length of the instruction at p if it is one of the plain forms a
+ * compiler puts after a site (an optional REX, then a move, an ALU
+ * operation, a lea, a push or pop, a conditional jump, a short jmp, a
+ * call, a ret: no legacy prefix, no segment override), or 0.  Not a
+ * site's jmp (0xe9), nor qsbr's patched check (movabs, 0xa1).
+ */
+static size_t plain_len(const unsigned char *p)
+{
+	const unsigned char *q = p;
+	unsigned int op;
+	int w = 0;
+
+	if ((*q & 0xf0) == 0x40)
+		w = *q++ & 8; /* REX */
+	op = *q++;
+	if ((op < 0x40 && (op & 7) < 4) || (op >= 0x84 && op <= 0x8b) ||
+	    op == 0x8d || op == 0x63)
+		return (size_t)(q - p) + modrm_len(q); /* ALU, mov, lea */
+	if (op == 0x80 || op == 0x83 || op == 0xc6)
+		return (size_t)(q - p) + modrm_len(q) + 1;
+	if (op == 0x81 || op == 0xc7)
+		return (size_t)(q - p) + modrm_len(q) + 4;
+	if (op >= 0xb8 && op <= 0xbf)
+		return (size_t)(q - p) + (w ? 8 : 4);
+	if ((op >= 0x50 && op <= 0x5f) || op == 0xc3)
+		return (size_t)(q - p);
+	if ((op >= 0x70 && op <= 0x7f) || op == 0xeb)
+		return (size_t)(q - p) + 1;
+	if (op == 0xe8)
+		return (size_t)(q - p) + 4;
+	if (op != 0x0f)
+		return 0;
+	op = *q++;
+	if (op >= 0x80 && op <= 0x8f)
+		return (size_t)(q - p) + 4; /* jcc rel32 */
+	if ((op >= 0x40 && op <= 0x4f) || (op >= 0x90 && op <= 0x9f) ||
+	    op == 0xaf || op == 0xb6 || op == 0xb7 || op == 0xbe || op == 0xbf)
+		return (size_t)(q - p) + modrm_len(q); /* cmov, set, movzx */
+	return 0;
+}
+
+#define PREFIX_CS 0x2e /* a segment override: ignored in 64-bit mode */
+#define INSN_MAX  15
+
+/*
+ * The 5 bytes that go from site to target.  Where the target is the next
+ * instruction, they are prefixes of it, no instruction of their own (an
+ * override of CS, which 64-bit code ignores, on a plain instruction of
+ * at most 10 bytes: INSN_MAX in all), or else a 5-byte nop.  That next
+ * instruction is the compiler's, never patched (not a site, a counter
+ * store or a quiescent state's check).
+ */
 static void code_to(unsigned char *code, const unsigned char *site,
 		    const unsigned char *target)
 {
 	int32_t rel;
+	size_t n;
 
 	if (target == site + JMP_LEN) {
-		memcpy(code, nop5, JMP_LEN);
+		n = plain_len(target);
+		if (n && n <= INSN_MAX - JMP_LEN)
+			memset(code, PREFIX_CS, JMP_LEN);
+		else
+			memcpy(code, nop5, JMP_LEN);
 		return;
 	}
 	rel = (int32_t)(target - (site + JMP_LEN));

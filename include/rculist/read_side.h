@@ -406,9 +406,14 @@ static inline void rculist__rs_lock_bp(volatile unsigned long *ctr,
  * and calls the library while it says CALL.
  *
  * On x86-64 a site is one instruction, patched when its module is loaded
- * (core/jump.c, as the kernel's jump labels): the 5-byte jmp to slow it
- * is compiled as becomes a 5-byte nop where the flavour's label is the
- * next instruction, else a jmp to that label.  Its entry in section
+ * (core/jump.h, as the kernel's jump labels): the 5-byte jmp to slow it
+ * is compiled as becomes a jmp to the flavour's label, or, where that
+ * label is the next instruction, no instruction at all (5 prefixes of
+ * that instruction, or a 5-byte nop where it takes none).  C's lock and
+ * unlock are written with qsbr's label next (qsbr does nothing there),
+ * so that under qsbr a section runs nothing of the read side's, as
+ * liburcu's; the other flavours jump to their code, out of the way, and
+ * back.  Its entry in section
  * rculist_jump (relative offsets, no relocation at load time; "?": in the
  * group of the function, so that the entries of a C++ inline function's
  * discarded copies are discarded with it) names the site and its labels.
@@ -663,15 +668,16 @@ static inline __attribute__((always_inline)) void rculist__rs_read_lock(
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
 #endif
 	} else {
+		/* qsbr's label next: no instruction once patched. */
 		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+qsbr:
+		if (qsbr_lock)
+			goto qsbr_hook;
+		return;
 	}
 memb:
 	RCULIST__RS_HOT;
 	rculist__rs_lock(off, gpw, 0, first);
-	return;
-qsbr:
-	if (qsbr_lock)
-		goto qsbr_hook;
 	return;
 bp:
 	ctr = RCULIST__RS_BP_SLOT(off);
@@ -754,7 +760,12 @@ static inline __attribute__((always_inline)) void rculist__rs_read_unlock(
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
 #endif
 	} else {
+		/* As the lock's: qsbr's label next. */
 		RCULIST__RS_SITE(memb, qsbr, bp, fenced, slow);
+qsbr:
+		if (qsbr_unlock)
+			goto qsbr_hook;
+		return;
 	}
 memb:
 	RCULIST__RS_HOT;
@@ -773,10 +784,6 @@ memb:
 	RCULIST__RS_BARRIER();
 	if (RCULIST__RS_GP_WAITS(gpw) && (tmp & RCULIST__RS_NEST) == 1)
 		RCULIST__RS_PCALL(rculist__read_side_wake);
-	return;
-qsbr:
-	if (qsbr_unlock)
-		goto qsbr_hook;
 	return;
 bp:
 	/* Not null: the section's lock registered the thread. */

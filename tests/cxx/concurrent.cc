@@ -439,6 +439,7 @@ void test_sites()
 	step = "sites";
 	static const unsigned char cmp[] = { 0x64, 0x48, 0x83, 0x3c, 0x25 };
 	static const unsigned char nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	static const unsigned char prefixes5[] = { 0x2e, 0x2e, 0x2e, 0x2e, 0x2e };
 	const char *mode = std::getenv("RCULIST_JUMP");
 	const bool off = mode && std::strstr(mode, "off");
 	const bool qsbr = std::strcmp(rculist_flavor_name(), "qsbr") == 0;
@@ -474,7 +475,8 @@ void test_sites()
 		else
 			CHECK(!jmp_to(site, at(s->slow)) && !jmp_to(site, stub) &&
 			      (site[0] == 0xe9 ||
-			       !std::memcmp(site, nop5, sizeof(nop5))) &&
+			       !std::memcmp(site, nop5, sizeof(nop5)) ||
+			       !std::memcmp(site, prefixes5, sizeof(prefixes5))) &&
 			      jmp_to(stub, at(s->slow)));
 	}
 }

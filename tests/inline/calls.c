@@ -17,8 +17,9 @@
  *  - memb and mb: a grace period that waits for a reader (its futex) is
  *    woken by the reader's inline unlock (bounded wait: "no progress");
  *  - x86-64: every dispatch site of this program (section rculist_jump)
- *    was patched by its constructor to the flavour's label (a 5-byte nop
- *    where the label follows, else a jmp to it; mb to memb's code, its
+ *    was patched by its constructor to the flavour's label (where the
+ *    label follows, 5 prefixes of its instruction or a 5-byte nop, else
+ *    a jmp to it; mb to memb's code, its
  *    counter stores, section rculist_xchg, made exchanges), or, with
  *    RCULIST_JUMP=off, is still the jmp to its slow path, the checks
  *    above then passing through the slow paths; each quiescent-state
@@ -228,6 +229,8 @@ static void gp_by_another(const char *f)
 
 #if RCULIST__RS_PATCH
 static const unsigned char nop5[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+/* Or, before a plain instruction, 5 of its prefixes (CS overrides). */
+static const unsigned char prefixes5[5] = { 0x2e, 0x2e, 0x2e, 0x2e, 0x2e };
 
 /*
  * The padding gcc and clang emit (GNU as's no-op table), longest first:
@@ -265,7 +268,7 @@ static const unsigned char *site_dest(const unsigned char *site)
 {
 	int rel;
 
-	if (!memcmp(site, nop5, 5))
+	if (!memcmp(site, nop5, 5) || !memcmp(site, prefixes5, 5))
 		return site + 5;
 	if (site[0] != 0xe9)
 		return NULL;
@@ -298,6 +301,143 @@ static int reaches(const unsigned char *label, const unsigned char *dest)
 }
 
 #define AT(field) ((const unsigned char *)((intptr_t) & (field) + (field)))
+
+/*
+ * Sites written by hand, each before one instruction, their labels all
+ * that instruction (as C's lock and unlock have qsbr's) and their slow
+ * path a jmp back to it: the patch makes the site 5 prefixes of the
+ * instruction where it is a plain one of at most 10 bytes, else a nop
+ * (an 11-byte store, a 0x66 or %fs prefix of its own, another site), and
+ * each function returns what it computes, patched or not.  f(p, k): p
+ * points to 4 words, k a number.
+ */
+#define PFX_ENTRY(l)                                                     \
+	"\t.pushsection rculist_jump, \"a?\"\n\t.balign 4\n\t.long " l   \
+	"1b - ., " l "9f - ., " l "2b - ., " l "2b - ., " l "2b - ., " l \
+	"2b - .\n"                                                       \
+	"\t.popsection\n"
+#define PFX_SITE(l) \
+	l "1:\t.byte 0xe9\n\t.long " l "9f - (" l "1b + 5)\n" l "2:\n"
+/* name: before, then a site, then code (its slow path past the end). */
+#define PFX_CASE2(name, before, code)                                         \
+	__asm__("\t.text\n\t.p2align 4\n\t.type " #name ", @function\n" #name \
+		":\n" before "\n" PFX_SITE("88") code                         \
+		"\n" PFX_ENTRY("88") "889:\tjmp 882b\n\t.size " #name         \
+				     ", . - " #name "\n")
+#define PFX_CASE(name, code) PFX_CASE2(name, "", code)
+typedef unsigned long pfx_fn(const unsigned long *p, unsigned long k);
+pfx_fn pfx_load, pfx_sib, pfx_movabs, pfx_store11, pfx_cmp, pfx_ret, pfx_two,
+	pfx_66, pfx_fs, pfx_call, pfx_jcc32, pfx_movzx, pfx_imm8, pfx_push;
+unsigned long pfx_word;
+unsigned long pfx_helper(unsigned long k);
+unsigned long pfx_helper(unsigned long k)
+{
+	return k * 3;
+}
+PFX_CASE(pfx_load, "\tmovq 8(%rdi), %rax\n\tret");
+PFX_CASE(pfx_sib, "\tleaq 0x12345678(%rdi,%rsi,8), %rax\n\tret");
+PFX_CASE(pfx_movabs,
+	 "\tmovabsq $0x1122334455667788, %rax\n\taddq %rsi, %rax\n\tret");
+PFX_CASE(pfx_store11, "\tmovq $0x1234567, pfx_word(%rip)\n"
+		      "\tmovq pfx_word(%rip), %rax\n\tret");
+PFX_CASE(pfx_cmp, "\tcmpq %rsi, 16(%rdi)\n\tsete %al\n\tmovzbl %al, %eax\n\tret");
+PFX_CASE2(pfx_ret, "\tmovq %rsi, %rax\n\tnegq %rax", "\tret");
+/* The first site's slow path jumps to the second (its next instruction). */
+PFX_CASE(pfx_two, PFX_SITE("87") "\tmovq 24(%rdi), %rax\n\tret\n" PFX_ENTRY(
+			  "87") "879:\tjmp 872b");
+PFX_CASE(pfx_66, "\tmovw $0x4242, %ax\n\tmovzwl %ax, %eax\n\tret");
+PFX_CASE(pfx_fs,
+	 "\tmovq %fs:0, %rax\n\tsubq %fs:0, %rax\n\taddq %rsi, %rax\n\tret");
+PFX_CASE2(pfx_call, "\tpushq %rbx\n\tmovq %rsi, %rdi",
+	  "\tcall pfx_helper\n\tpopq %rbx\n\tret");
+PFX_CASE2(pfx_jcc32, "\ttestq %rsi, %rsi\n\tmovq $7, %rax",
+	  "\tjne 2f\n\t.skip 200, 0x90\n\tmovq $9, %rax\n2:\tret");
+PFX_CASE(pfx_movzx, "\tmovzbl 1(%rdi), %eax\n\tret");
+PFX_CASE2(pfx_imm8, "\tmovq %rsi, %rax", "\taddq $0x7f, %rax\n\tret");
+PFX_CASE(pfx_push, "\tpushq %rsi\n\tpopq %rax\n\tret");
+
+/* The first site of fn: its entry's site is the first that lies in it. */
+static const unsigned char *pfx_sites_in(pfx_fn *fn, const unsigned char **second)
+{
+	const unsigned char *lo = (const unsigned char *)(uintptr_t)fn,
+			    *first = NULL;
+
+	*second = NULL;
+	for (const struct rculist__jump_site *s = __start_rculist_jump;
+	     s < __stop_rculist_jump; s++) {
+		const unsigned char *site = AT(s->site);
+
+		if (site < lo || site >= lo + 512)
+			continue;
+		if (!first || site < first) {
+			*second = first;
+			first = site;
+		} else if (!*second || site < *second) {
+			*second = site;
+		}
+	}
+	return first;
+}
+
+static void prefixes(void)
+{
+	static const unsigned char pfx[5] = { 0x2e, 0x2e, 0x2e, 0x2e, 0x2e };
+	static const unsigned long words[4] = { 11, 22, 33, 44 };
+	/* Its function, k, what it returns, whether its site is prefixes. */
+	const struct {
+		const char *name;
+		pfx_fn *fn;
+		unsigned long k, want;
+		int prefixed;
+	} cases[] = {
+		{ "load", pfx_load, 0, 22, 1 },
+		{ "sib+disp32", pfx_sib, 3,
+		  (unsigned long)(uintptr_t)words + 0x12345678 + 24, 1 },
+		{ "movabs (10 bytes)", pfx_movabs, 1, 0x1122334455667789UL, 1 },
+		{ "store of 11 bytes", pfx_store11, 0, 0x1234567, 0 },
+		{ "cmp", pfx_cmp, 33, 1, 1 },
+		{ "ret", pfx_ret, 5, (unsigned long)-5L, 1 },
+		{ "0x66 prefix", pfx_66, 0, 0x4242, 0 },
+		{ "%fs prefix", pfx_fs, 6, 6, 0 },
+		{ "call", pfx_call, 7, 21, 1 },
+		{ "jne rel32", pfx_jcc32, 1, 7, 1 },
+		{ "movzx", pfx_movzx, 0, 0, 1 },
+		{ "add imm8", pfx_imm8, 1, 0x80, 1 },
+		{ "push", pfx_push, 99, 99, 1 },
+	};
+	const char *mode = getenv("RCULIST_JUMP");
+	int off = mode && strstr(mode, "off");
+	const unsigned char *site, *second;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned long got = cases[i].fn(words, cases[i].k);
+
+		CHECK(got == cases[i].want,
+		      "site before %s: returned %#lx, not %#lx", cases[i].name,
+		      got, cases[i].want);
+		site = pfx_sites_in(cases[i].fn, &second);
+		CHECK(site &&
+			      site[0] == (off		    ? 0xe9 :
+					  cases[i].prefixed ? 0x2e :
+							      0x0f) &&
+			      (off || !cases[i].prefixed ||
+			       !memcmp(site, pfx, sizeof(pfx))) &&
+			      (off || cases[i].prefixed ||
+			       !memcmp(site, nop5, sizeof(nop5))),
+		      "site before %s: %02x %02x %02x %02x %02x", cases[i].name,
+		      site ? site[0] : 0, site ? site[1] : 0, site ? site[2] : 0,
+		      site ? site[3] : 0, site ? site[4] : 0);
+	}
+	/* A site before a site: a nop; the second one prefixes. */
+	CHECK(pfx_two(words, 0) == 44, "two sites: returned %lu, not 44",
+	      pfx_two(words, 0));
+	site = pfx_sites_in(pfx_two, &second);
+	CHECK(site && second == site + 5 &&
+		      (off ? site[0] == 0xe9 && second[0] == 0xe9 :
+			     !memcmp(site, nop5, 5) && !memcmp(second, pfx, 5)),
+	      "two sites: %02x.. and %02x..", site ? site[0] : 0,
+	      second ? second[0] : 0);
+}
 
 /* Every site of this program as the loaded flavour's patch leaves it. */
 static const char *sites(const char *f)
@@ -368,6 +508,7 @@ static const char *sites(const char *f)
 		      !strcmp(f, "qsbr") ? "qsbr's check" :
 					   "a jmp past the check");
 	}
+	prefixes();
 	snprintf(out, sizeof(out), " (%zu sites, %zu stores, %zu qs %s)", n,
 		 (size_t)(__stop_rculist_xchg - __start_rculist_xchg),
 		 (size_t)(__stop_rculist_qs - __start_rculist_qs),
