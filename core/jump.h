@@ -229,9 +229,11 @@ static size_t plain_len(const unsigned char *p)
  * The 5 bytes that go from site to target.  Where the target is the next
  * instruction, they are prefixes of it, no instruction of their own (an
  * override of CS, which 64-bit code ignores, on a plain instruction of
- * at most 10 bytes: INSN_MAX in all), or else a 5-byte nop.  That next
- * instruction is the compiler's, never patched (not a site, a counter
- * store or a quiescent state's check).
+ * at most 10 bytes: INSN_MAX in all), or else a 5-byte nop.  Five CS
+ * overrides are what GNU as itself puts on an instruction at most when
+ * it pads code that way (-malign-branch-prefix-size, 5 by default).
+ * That next instruction is the compiler's, never patched (not a site, a
+ * counter store or a quiescent state's check).
  */
 static void code_to(unsigned char *code, const unsigned char *site,
 		    const unsigned char *target)
