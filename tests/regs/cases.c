@@ -30,18 +30,7 @@
 #define REGS_OP	  rculist_quiescent_state()
 #include "body.h"
 
-#ifndef REGS_BUILD
-#define REGS_BUILD "?"
-#endif
-const char regs_variant[] = "C, " REGS_BUILD;
-#ifdef __AVX2__
-const int regs_needs_avx2 = 1;
-#else
-const int regs_needs_avx2 = 0;
-#endif
-
-/* How many times the threads' cases run. */
-#define REGS_ROUNDS 3
+REGS_CASES("C");
 
 static void lock_unlock_qs(const char *when)
 {
@@ -76,33 +65,19 @@ static void first_section(void)
 /* memb, mb: the outermost unlock wakes the grace period waiting for it. */
 static void unlock_wakes(void)
 {
-	const char *when = "the outermost unlock while a grace period waits";
-	unsigned long w;
-
 	rculist_register_thread();
 	rculist_read_lock();
-	regs_gp_start();
-	regs_gp_blocked(when);
-	w = regs_wakes();
-	regs_check(when, "rculist_read_unlock()", body_unlock());
-	regs_woke = regs_wakes() != w;
-	regs_gp_end(when);
+	regs_check_waking("the outermost unlock while a grace period waits",
+			  "rculist_read_unlock()", body_unlock);
 	rculist_unregister_thread();
 }
 
 /* qsbr: the quiescent state a grace period waits for calls the library. */
 static void qs_wakes(void)
 {
-	const char *when = "a quiescent state a grace period waits for";
-	unsigned long w;
-
 	rculist_register_thread();
-	regs_gp_start();
-	regs_gp_blocked(when);
-	w = regs_wakes();
-	regs_check(when, "rculist_quiescent_state()", body_qs());
-	regs_woke = regs_wakes() != w;
-	regs_gp_end(when);
+	regs_check_waking("a quiescent state a grace period waits for",
+			  "rculist_quiescent_state()", body_qs);
 	rculist_unregister_thread();
 }
 

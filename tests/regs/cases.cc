@@ -26,20 +26,7 @@
 #define REGS_OP	  rculist::rcu_default_domain().unlock()
 #include "body.h"
 
-#ifndef REGS_BUILD
-#define REGS_BUILD "?"
-#endif
-extern "C" {
-const char regs_variant[] = "C++, " REGS_BUILD;
-#ifdef __AVX2__
-const int regs_needs_avx2 = 1;
-#else
-const int regs_needs_avx2 = 0;
-#endif
-}
-
-/* How many times the threads' cases run. */
-#define REGS_ROUNDS 3
+REGS_CASES("C++");
 
 void regs_cases_preinit(void)
 {
@@ -61,20 +48,14 @@ static void first_region(void)
 /* memb, mb, qsbr: the outermost unlock wakes the grace period waiting for it. */
 static void unlock_wakes(void)
 {
-	const char *when = "the outermost unlock while a grace period waits";
 	rculist::rcu_domain &dom = rculist::rcu_default_domain();
-	unsigned long w;
 
 	{
 		std::scoped_lock<rculist::rcu_domain> lk(dom); /* registers */
 	}
 	dom.lock();
-	regs_gp_start();
-	regs_gp_blocked(when);
-	w = regs_wakes();
-	regs_check(when, "rcu_domain::unlock()", body_unlock());
-	regs_woke = regs_wakes() != w;
-	regs_gp_end(when);
+	regs_check_waking("the outermost unlock while a grace period waits",
+			  "rcu_domain::unlock()", body_unlock);
 }
 
 void regs_cases_main(void)

@@ -183,7 +183,7 @@ void regs_in_thread(const char *what, void (*fn)(void))
  * reader gone.
  */
 #define REGS_ATTEMPTS 5
-int regs_woke;
+static int regs_woke;
 
 void regs_until_woken(const char *what, void (*fn)(void))
 {
@@ -207,7 +207,7 @@ static void gp_run(void)
 	rculist_synchronize_rcu();
 }
 
-void regs_gp_start(void)
+static void gp_start(void)
 {
 	void (*fn)(void) = gp_run;
 	void *arg;
@@ -252,7 +252,7 @@ static int gp_sleeps_on(const volatile int *addr)
  * when it sees the readers gone before it sleeps, so that a reader's
  * unlock wakes it only once it sleeps on the futex.
  */
-void regs_gp_blocked(const char *what)
+static void gp_blocked(const char *what)
 {
 	const volatile int *futex =
 		(const volatile int *)(rculist__read_side_v2.gp + 1);
@@ -269,19 +269,22 @@ void regs_gp_blocked(const char *what)
 	}
 }
 
-void regs_gp_end(const char *what)
-{
-	join(gp_thread, what);
-}
-
 /* The canary. */
 static __thread unsigned long wakes;
 int regs_have_avx __attribute__((visibility("hidden")));
 static unsigned long canary_calls;
 
-unsigned long regs_wakes(void)
+void regs_check_waking(const char *when, const char *op,
+		       unsigned long long (*body)(void))
 {
-	return wakes;
+	unsigned long w;
+
+	gp_start();
+	gp_blocked(when);
+	w = wakes;
+	regs_check(when, op, body());
+	regs_woke = wakes != w;
+	join(gp_thread, when);
 }
 
 #if defined(__x86_64__)

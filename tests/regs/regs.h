@@ -41,6 +41,20 @@ extern volatile double regs_in_d[REGS_ND];
 /* What the cases give the harness (cases.c, cases.cc). */
 extern const char regs_variant[]; /* "C", "C++", and what it was built with */
 extern const int regs_needs_avx2;
+/* Defines the two above in the cases of language lang ("C", "C++"). */
+#ifndef REGS_BUILD
+#define REGS_BUILD "?"
+#endif
+#ifdef __AVX2__
+#define REGS_AVX2 1
+#else
+#define REGS_AVX2 0
+#endif
+#define REGS_CASES(lang)                                  \
+	const char regs_variant[] = lang ", " REGS_BUILD; \
+	const int regs_needs_avx2 = REGS_AVX2
+/* How many times the threads' cases run. */
+#define REGS_ROUNDS 3
 void regs_cases_preinit(void); /* before any constructor (kind CALL, checked) */
 void regs_cases_ctor(void);    /* before the program's sites are patched */
 void regs_cases_main(void);    /* the threads' cases */
@@ -63,22 +77,20 @@ extern int regs_ctors_done;
  */
 void regs_in_thread(const char *what, void (*fn)(void));
 /*
- * Runs fn in new threads until one sets regs_woke (it woke a grace
- * period), a few times at most; fails the run if none did.
+ * Runs fn in new threads until one woke a grace period (in
+ * regs_check_waking()), a few times at most; fails the run if none did.
  */
-extern int regs_woke;
 void regs_until_woken(const char *what, void (*fn)(void));
 /*
- * A grace period in another thread (rculist_synchronize_rcu()), started
- * by regs_gp_start() while the caller holds it up; regs_gp_blocked()
- * returns once it waits on the futex (fails the run if it never does);
- * regs_gp_end() waits for it to return.
+ * While the caller holds up a grace period (a section open, or a qsbr
+ * thread online): starts one in another thread (rculist_synchronize_rcu()),
+ * waits until it sleeps on the futex (fails the run if it never does),
+ * runs body (regs_check(when, op, body())), notes whether body woke it
+ * (a futex wake through syscall(), the canary's count) and waits for it
+ * to return.
  */
-void regs_gp_start(void);
-void regs_gp_blocked(const char *what);
-void regs_gp_end(const char *what);
-/* Futex wakes the calling thread made through syscall(): the canary's count. */
-unsigned long regs_wakes(void);
+void regs_check_waking(const char *when, const char *op,
+		       unsigned long long (*body)(void));
 
 #ifdef __cplusplus
 }
