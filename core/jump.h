@@ -76,13 +76,35 @@ static unsigned char *at(const int *field)
 }
 
 /*
+ * The length of a ModRM operand (ModRM, SIB, displacement) at p, 64-bit
+ * addressing.
+ */
+static size_t modrm_len(const unsigned char *p)
+{
+	unsigned int mod = p[0] >> 6, rm = p[0] & 7;
+	size_t n = 1;
+
+	if (mod == 3)
+		return n;
+	if (rm == 4) {
+		n++; /* SIB */
+		if (mod == 0 && (p[1] & 7) == 5)
+			return n + 4; /* no base: disp32 */
+	}
+	if (mod == 1)
+		return n + 1;
+	if (mod == 2 || (mod == 0 && rm == 5))
+		return n + 4; /* disp32, or %rip-relative */
+	return n;
+}
+
+/*
  * The length of the no-op at code (the forms compilers pad with: 0x90,
  * nopw/nopl with 0x66 and 0x2e prefixes), or 0.
  */
 static size_t nop_len(const unsigned char *code)
 {
 	const unsigned char *p = code;
-	unsigned int mod, rm;
 
 	while ((*p == 0x66 || *p == 0x2e) && p - code < 8)
 		p++;
@@ -90,18 +112,7 @@ static size_t nop_len(const unsigned char *code)
 		return (size_t)(p - code) + 1;
 	if (p[0] != 0x0f || p[1] != 0x1f || (p[2] >> 3 & 7) != 0)
 		return 0;
-	mod = p[2] >> 6;
-	rm = p[2] & 7;
-	p += 3;
-	if (mod == 3)
-		return (size_t)(p - code);
-	if (rm == 4)
-		p++; /* SIB */
-	if (mod == 1)
-		p += 1;
-	else if (mod == 2 || (mod == 0 && rm == 5))
-		p += 4;
-	return (size_t)(p - code);
+	return (size_t)(p + 2 - code) + modrm_len(p + 2);
 }
 
 /*
@@ -155,29 +166,6 @@ static const unsigned char *thread_to(const struct rculist__jump_site *start,
 		}
 	}
 	return label;
-}
-
-/*
- * The length of a ModRM operand (ModRM, SIB, displacement) at p, 64-bit
- * addressing.
- */
-static size_t modrm_len(const unsigned char *p)
-{
-	unsigned int mod = p[0] >> 6, rm = p[0] & 7;
-	size_t n = 1;
-
-	if (mod == 3)
-		return n;
-	if (rm == 4) {
-		n++; /* SIB */
-		if (mod == 0 && (p[1] & 7) == 5)
-			return n + 4; /* no base: disp32 */
-	}
-	if (mod == 1)
-		return n + 1;
-	if (mod == 2 || (mod == 0 && rm == 5))
-		return n + 4; /* disp32, or %rip-relative */
-	return n;
 }
 
 /*

@@ -327,7 +327,8 @@ static int reaches(const unsigned char *label, const unsigned char *dest)
 #define PFX_CASE(name, code) PFX_CASE2(name, "", code)
 typedef unsigned long pfx_fn(const unsigned long *p, unsigned long k);
 pfx_fn pfx_load, pfx_sib, pfx_movabs, pfx_store11, pfx_cmp, pfx_ret, pfx_two,
-	pfx_66, pfx_fs, pfx_call, pfx_jcc32, pfx_movzx, pfx_imm8, pfx_push;
+	pfx_66, pfx_fs, pfx_call, pfx_jcc32, pfx_movzx, pfx_imm8, pfx_push,
+	pfx_pad;
 unsigned long pfx_word;
 unsigned long pfx_helper(unsigned long k);
 unsigned long pfx_helper(unsigned long k)
@@ -355,6 +356,19 @@ PFX_CASE2(pfx_jcc32, "\ttestq %rsi, %rsi\n\tmovq $7, %rax",
 PFX_CASE(pfx_movzx, "\tmovzbl 1(%rdi), %eax\n\tret");
 PFX_CASE2(pfx_imm8, "\tmovq %rsi, %rax", "\taddq $0x7f, %rax\n\tret");
 PFX_CASE(pfx_push, "\tpushq %rsi\n\tpopq %rax\n\tret");
+/*
+ * A site whose label is padding (a 5-byte and a 7-byte nop, as compilers
+ * align with) away from the site: the patch jumps past the padding, to
+ * the load.
+ */
+__asm__("\t.text\n\t.p2align 4\n\t.type pfx_pad, @function\npfx_pad:\n" PFX_SITE(
+	"88") "\tud2\n"
+	      "883:\t.byte 0x0f, 0x1f, 0x44, 0, 0, 0x0f, 0x1f, 0x80, 0, 0, 0, 0\n"
+	      "\tmovq 8(%rdi), %rax\n\tret\n"
+	      "\t.pushsection rculist_jump, \"a?\"\n\t.balign 4\n"
+	      "\t.long 881b - ., 889f - ., 883b - ., 883b - ., 883b - ., 883b - .\n"
+	      "\t.popsection\n"
+	      "889:\tjmp 883b\n\t.size pfx_pad, . - pfx_pad\n");
 
 /* The first site of fn: its entry's site is the first that lies in it. */
 static const unsigned char *pfx_sites_in(pfx_fn *fn, const unsigned char **second)
@@ -428,6 +442,15 @@ static void prefixes(void)
 		      site ? site[0] : 0, site ? site[1] : 0, site ? site[2] : 0,
 		      site ? site[3] : 0, site ? site[4] : 0);
 	}
+	/* A site to padding: a jmp past it, to the load (48 8b 47 08). */
+	CHECK(pfx_pad(words, 0) == 22, "padding: returned %lu, not 22",
+	      pfx_pad(words, 0));
+	site = pfx_sites_in(pfx_pad, &second);
+	CHECK(site && (off ? site[0] == 0xe9 :
+			     site[0] == 0xe9 && !memcmp(site_dest(site),
+							"\x48\x8b\x47\x08", 4)),
+	      "padding: the site goes to %p",
+	      site ? (const void *)site_dest(site) : NULL);
 	/* A site before a site: a nop; the second one prefixes. */
 	CHECK(pfx_two(words, 0) == 44, "two sites: returned %lu, not 44",
 	      pfx_two(words, 0));
