@@ -345,8 +345,18 @@ RCULIST__END_DECLS
 #define RCULIST__RS_PCALL(fn)                                \
 	__asm__ __volatile__(RCULIST__RS_PCALL_ASM ::"a"(fn) \
 			     : RCULIST__RS_PCALL_CLOBBERS)
+/*
+ * The same call with a text of its own (an assembler comment naming
+ * tag): the compiler merges identical calls of paths that end alike, and
+ * may then lay out one path's fast code after the merged call, a taken
+ * jump away.
+ */
+#define RCULIST__RS_PCALL_AS(fn, tag)                                  \
+	__asm__ __volatile__(RCULIST__RS_PCALL_ASM " # " tag ::"a"(fn) \
+			     : RCULIST__RS_PCALL_CLOBBERS)
 #else
-#define RCULIST__RS_PCALL(fn) (fn)()
+#define RCULIST__RS_PCALL(fn)	      (fn)()
+#define RCULIST__RS_PCALL_AS(fn, tag) (fn)()
 #endif
 
 /*
@@ -683,8 +693,8 @@ bp:
 	ctr = RCULIST__RS_BP_SLOT(off);
 	if (__builtin_expect(ctr != 0, 1))
 		rculist__rs_lock_bp(ctr, gpw);
-	else
-		RCULIST__RS_PCALL(first); /* registers the thread */
+	else /* registers the thread; not merged with memb's call */
+		RCULIST__RS_PCALL_AS(first, "bp");
 	return;
 fenced:
 	if (RCULIST__RS_PATCH && other) {
