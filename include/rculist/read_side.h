@@ -766,6 +766,13 @@ static inline __attribute__((always_inline)) void rculist__rs_read_unlock(
 #if RCULIST__RS_PATCH
 		RCULIST__RS_CXX_SITE(0xff, memb, bp, fenced, slow, done, nested,
 				     outer);
+		/*
+		 * bp's code next, memb's a jump away: gcc then copies the
+		 * code after the section into bp's path, and a C++ section
+		 * costs no more than C's under any of the three (memb's
+		 * lock still follows its site).
+		 */
+		goto bp;
 #else
 		RCULIST__RS_SITE(memb, qsbr_hook, bp, fenced, slow);
 #endif
