@@ -172,8 +172,11 @@ static const unsigned char *thread_to(const struct rculist__jump_site *start,
  * The length of the instruction at p if it is one of the plain forms a
  * compiler puts after a site (an optional REX, then a move, an ALU
  * operation, a lea, a push or pop, a conditional jump, a short jmp, a
- * call, a ret: no legacy prefix, no segment override), or 0.  Not a
- * site's jmp (0xe9), nor qsbr's patched check (movabs, 0xa1).
+ * call, a ret: no legacy prefix, no segment override), or 0; also a
+ * move between rAX and an absolute address (0xa0-0xa3, 8 bytes of
+ * address), which a quiescent state's check begins with once patched
+ * (qsbr; patched before the sites, so that a site right before one sees
+ * it final).  Not a site's jmp (0xe9).
  */
 static size_t plain_len(const unsigned char *p)
 {
@@ -199,6 +202,8 @@ static size_t plain_len(const unsigned char *p)
 		return (size_t)(q - p) + 1;
 	if (op == 0xe8)
 		return (size_t)(q - p) + 4;
+	if (op >= 0xa0 && op <= 0xa3)
+		return (size_t)(q - p) + 8; /* moffs64 */
 	if (op != 0x0f)
 		return 0;
 	op = *q++;
@@ -220,8 +225,11 @@ static size_t plain_len(const unsigned char *p)
  * at most 10 bytes: INSN_MAX in all), or else a 5-byte nop.  Five CS
  * overrides are what GNU as itself puts on an instruction at most when
  * it pads code that way (-malign-branch-prefix-size, 5 by default).
- * That next instruction is the compiler's, never patched (not a site, a
- * counter store or a quiescent state's check).
+ * That next instruction's bytes are final: the compiler's, or a
+ * quiescent state's check (patched before the sites: under qsbr its
+ * movabs, which is how a C unlock followed by rculist_quiescent_state()
+ * runs none of the site's).  A site's jmp and a counter store, which
+ * may still change, begin with 0xe9 and %fs and take the nop.
  */
 static void code_to(unsigned char *code, const unsigned char *site,
 		    const unsigned char *target)

@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -328,7 +329,7 @@ static int reaches(const unsigned char *label, const unsigned char *dest)
 typedef unsigned long pfx_fn(const unsigned long *p, unsigned long k);
 pfx_fn pfx_load, pfx_sib, pfx_movabs, pfx_store11, pfx_cmp, pfx_ret, pfx_two,
 	pfx_66, pfx_fs, pfx_call, pfx_jcc32, pfx_movzx, pfx_imm8, pfx_push,
-	pfx_pad;
+	pfx_moffs, pfx_pad;
 unsigned long pfx_word;
 unsigned long pfx_helper(unsigned long k);
 unsigned long pfx_helper(unsigned long k)
@@ -356,6 +357,13 @@ PFX_CASE2(pfx_jcc32, "\ttestq %rsi, %rsi\n\tmovq $7, %rax",
 PFX_CASE(pfx_movzx, "\tmovzbl 1(%rdi), %eax\n\tret");
 PFX_CASE2(pfx_imm8, "\tmovq %rsi, %rax", "\taddq $0x7f, %rax\n\tret");
 PFX_CASE(pfx_push, "\tpushq %rsi\n\tpopq %rax\n\tret");
+/*
+ * A load from an absolute address into %rax (48 a1, 8 bytes of address),
+ * as qsbr's patched quiescent-state check begins: from a page prefixes()
+ * maps there.
+ */
+#define PFX_MOFFS_PAGE 0x5ca1ab1e000UL
+PFX_CASE(pfx_moffs, "\tmovabsq 0x5ca1ab1e008, %rax\n\taddq %rsi, %rax\n\tret");
 /*
  * A site whose label is padding (a 5-byte and a 7-byte nop, as compilers
  * align with) away from the site: the patch jumps past the padding, to
@@ -418,10 +426,19 @@ static void prefixes(void)
 		{ "movzx", pfx_movzx, 0, 0, 1 },
 		{ "add imm8", pfx_imm8, 1, 0x80, 1 },
 		{ "push", pfx_push, 99, 99, 1 },
+		{ "movabs from moffs64", pfx_moffs, 2, 0x1236, 1 },
 	};
 	const char *mode = getenv("RCULIST_JUMP");
 	int off = mode && strstr(mode, "off");
 	const unsigned char *site, *second;
+	unsigned long *page =
+		mmap((void *)PFX_MOFFS_PAGE, 4096, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	CHECK(page == (unsigned long *)PFX_MOFFS_PAGE,
+	      "mmap() of a page at %#lx for the moffs case: %p", PFX_MOFFS_PAGE,
+	      (void *)page);
+	page[1] = 0x1234;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		unsigned long got = cases[i].fn(words, cases[i].k);
