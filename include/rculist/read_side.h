@@ -342,22 +342,20 @@ RCULIST__END_DECLS
 	"leaq 128(%%rsp), %%rsp"
 #define RCULIST__RS_PCALL_CLOBBERS \
 	"memory", "cc" RCULIST__RS_X87 RCULIST__RS_XMM RCULIST__RS_ZMM
-#define RCULIST__RS_PCALL(fn)                                \
-	__asm__ __volatile__(RCULIST__RS_PCALL_ASM ::"a"(fn) \
-			     : RCULIST__RS_PCALL_CLOBBERS)
 /*
- * The same call with a text of its own (an assembler comment naming
- * tag): the compiler merges identical calls of paths that end alike, and
+ * RCULIST__RS_PCALL_AS(fn, text): the call with text (an assembler
+ * comment, or "") after it, so that a call can be given a text of its
+ * own: the compiler merges identical calls of paths that end alike, and
  * may then lay out one path's fast code after the merged call, a taken
  * jump away.
  */
-#define RCULIST__RS_PCALL_AS(fn, tag)                                  \
-	__asm__ __volatile__(RCULIST__RS_PCALL_ASM " # " tag ::"a"(fn) \
+#define RCULIST__RS_PCALL_AS(fn, text)                            \
+	__asm__ __volatile__(RCULIST__RS_PCALL_ASM text ::"a"(fn) \
 			     : RCULIST__RS_PCALL_CLOBBERS)
 #else
-#define RCULIST__RS_PCALL(fn)	      (fn)()
-#define RCULIST__RS_PCALL_AS(fn, tag) (fn)()
+#define RCULIST__RS_PCALL_AS(fn, text) (fn)()
 #endif
+#define RCULIST__RS_PCALL(fn) RCULIST__RS_PCALL_AS(fn, "")
 
 /*
  * liburcu's lock of memb and mb on the thread's counter (at offset off):
@@ -694,7 +692,7 @@ bp:
 	if (__builtin_expect(ctr != 0, 1))
 		rculist__rs_lock_bp(ctr, gpw);
 	else /* registers the thread; not merged with memb's call */
-		RCULIST__RS_PCALL_AS(first, "bp");
+		RCULIST__RS_PCALL_AS(first, " # bp");
 	return;
 fenced:
 	if (RCULIST__RS_PATCH && other) {

@@ -403,7 +403,6 @@ static const unsigned char *pfx_sites_in(pfx_fn *fn, const unsigned char **secon
 
 static void prefixes(void)
 {
-	static const unsigned char pfx[5] = { 0x2e, 0x2e, 0x2e, 0x2e, 0x2e };
 	static const unsigned long words[4] = { 11, 22, 33, 44 };
 	/* Its function, k, what it returns, whether its site is prefixes. */
 	const struct {
@@ -452,7 +451,7 @@ static void prefixes(void)
 					  cases[i].prefixed ? 0x2e :
 							      0x0f) &&
 			      (off || !cases[i].prefixed ||
-			       !memcmp(site, pfx, sizeof(pfx))) &&
+			       !memcmp(site, prefixes5, sizeof(prefixes5))) &&
 			      (off || cases[i].prefixed ||
 			       !memcmp(site, nop5, sizeof(nop5))),
 		      "site before %s: %02x %02x %02x %02x %02x", cases[i].name,
@@ -474,7 +473,8 @@ static void prefixes(void)
 	site = pfx_sites_in(pfx_two, &second);
 	CHECK(site && second == site + 5 &&
 		      (off ? site[0] == 0xe9 && second[0] == 0xe9 :
-			     !memcmp(site, nop5, 5) && !memcmp(second, pfx, 5)),
+			     !memcmp(site, nop5, 5) &&
+				       !memcmp(second, prefixes5, 5)),
 	      "two sites: %02x.. and %02x..", site ? site[0] : 0,
 	      second ? second[0] : 0);
 }
