@@ -362,8 +362,12 @@ PFX_CASE(pfx_push, "\tpushq %rsi\n\tpopq %rax\n\tret");
  * as qsbr's patched quiescent-state check begins: from a page prefixes()
  * maps there.
  */
-#define PFX_MOFFS_PAGE 0x5ca1ab1e000UL
-PFX_CASE(pfx_moffs, "\tmovabsq 0x5ca1ab1e008, %rax\n\taddq %rsi, %rax\n\tret");
+#define PFX_MOFFS_PAGE	0x5ca1ab1e000
+#define PFX_STR(x)	#x
+#define PFX_ADDR_STR(x) PFX_STR(x)
+PFX_CASE(pfx_moffs,
+	 "\tmovabsq " PFX_ADDR_STR(PFX_MOFFS_PAGE) "+8, %rax\n"
+						   "\taddq %rsi, %rax\n\tret");
 /*
  * A site whose label is padding (a 5-byte and a 7-byte nop, as compilers
  * align with) away from the site: the patch jumps past the padding, to
@@ -431,12 +435,13 @@ static void prefixes(void)
 	int off = mode && strstr(mode, "off");
 	const unsigned char *site, *second;
 	unsigned long *page =
-		mmap((void *)PFX_MOFFS_PAGE, 4096, PROT_READ | PROT_WRITE,
+		mmap((void *)(uintptr_t)PFX_MOFFS_PAGE, 4096,
+		     PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
-	CHECK(page == (unsigned long *)PFX_MOFFS_PAGE,
-	      "mmap() of a page at %#lx for the moffs case: %p", PFX_MOFFS_PAGE,
-	      (void *)page);
+	CHECK(page == (unsigned long *)(uintptr_t)PFX_MOFFS_PAGE,
+	      "mmap() of a page at %#lx for the moffs case: %p",
+	      (unsigned long)PFX_MOFFS_PAGE, (void *)page);
 	page[1] = 0x1234;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
