@@ -124,12 +124,18 @@ help: ## List the targets
 # what is missing when it can (root with apt-get), or names it in one line.
 DEB_PACKAGES := liburcu-dev libcriterion-dev pkg-config
 DEB_TOOLS    := g++:g++ clang:clang man:man-db cmake:cmake patch:patch
+# The checks run several at a time (make -j), and two of them may each
+# install a package: apt_install takes one lock (flock(1), util-linux)
+# around apt-get, so the second waits for the first instead of failing
+# on apt's own lock ("Could not get lock /var/lib/apt/lists/lock").
+APT_LOCK := /tmp/rculist-apt.lock
+apt_install = (flock 9 && apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y -qq $(1)) 9>$(APT_LOCK) >/dev/null
 need_debs = \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			echo "  DEPS     apt-get install$$missing"; \
-			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			 apt-get install -y -qq $$missing) >/dev/null || exit 1; \
+			$(call apt_install,$$missing) || exit 1; \
 		else \
 			echo "rculist: missing packages, install them with: apt-get install$$missing" >&2; \
 			exit 1; \

@@ -133,8 +133,7 @@ bench-gnuplot:
 	$(Q)if ! command -v gnuplot >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
 	     command -v apt-get >/dev/null 2>&1; then \
 		echo "  DEPS     apt-get install gnuplot-nox"; \
-		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		 apt-get install -y -qq gnuplot-nox) >/dev/null || \
+		$(call apt_install,gnuplot-nox) || \
 		echo "bench: could not install gnuplot-nox; no chart" >&2; \
 	fi
 

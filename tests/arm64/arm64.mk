@@ -73,7 +73,7 @@ deps-arm64:
 			exit 1; }; \
 		if [ "$$(id -u)" = 0 ] && ! printf '%s\n' "$$sim" | grep -q '^Remv'; then \
 			echo "  DEPS     apt-get install $$p"; \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$p >/dev/null || exit 1; \
+			$(call apt_install,$$p) || exit 1; \
 			continue; \
 		fi; \
 		debs=$$(printf '%s\n' "$$sim" | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*/\1=\2/p'); \
