@@ -329,7 +329,7 @@ CHECK_B    := $(B)/check
 CHECKS_RUN  = $(filter-out $(CHECKS_SKIP),$(filter $(CHECKS),$(CHECKS_LONG)) \
 	$(filter-out $(CHECKS_LONG),$(CHECKS)))
 
-.PHONY: check-prep check-table check-full
+.PHONY: check-prep check-table check-failures check-full
 check: ## Run every test (what CI runs), CHECK_JOBS at a time, with a table of seconds
 	$(Q)$(MAKE) --no-print-directory deps-tools
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-prep
@@ -383,8 +383,24 @@ check-table:
 	done | awk '{ v = $$2 == "0" ? "ok" : "FAILED (" $$2 ")"; if ($$2 != "0") bad = bad " " $$1; \
 		printf "   %-24s %6.0f s %6.0f s CPU  %s\n", $$1, $$3, $$4 + $$5, v; cpu += $$4 + $$5 } \
 		END { printf "   %-24s %6s   %6.0f s CPU\n", "(sum)", "", cpu; \
-		      if (bad != "") { print "== FAILED:" bad > "/dev/stderr"; exit 1 } }'
+		      if (bad != "") { print "== FAILED:" bad > "/dev/stderr"; exit 1 } }' || { \
+		$(MAKE) --no-print-directory check-failures TIMED_B=$(TIMED_B) CHECK_TABLE='$(CHECK_TABLE)'; exit 1; }
 	@echo "== all passed: $(CHECK_TABLE)"
+
+# After the table, each failed check's failing lines again, so that the
+# end of a long log (all that a CI page may keep) says which test failed
+# and why: Criterion's [FAIL] and assertion lines, TAP's "not ok", make's
+# errors, then the log's last lines.
+CHECK_FAIL_RE := \[FAIL\]|\[----\].*(ssert|xpect|ailed|imeout|imed out|ignal)|^not ok|\*\*\*|FAILED|rror:|did not end
+check-failures:
+	$(Q)for c in $(CHECK_TABLE); do \
+		[ "$$(cat $(TIMED_B)/$$c.status 2>/dev/null)" = 0 ] && continue; \
+		log=$(TIMED_B)/$$c.log; \
+		echo "== $$c failed: its failing lines ($$log)"; \
+		grep -E '$(CHECK_FAIL_RE)' $$log 2>/dev/null | grep -v '^ok ' | tail -n 40 | sed 's/^/   /'; \
+		echo "== $$c: the last lines of its log"; \
+		tail -n 15 $$log 2>/dev/null | sed 's/^/   /'; \
+	done
 
 # -------------------------------------------------------------- install
 install: lib ## Install headers (C and <rculist/rcu.hpp>), libraries, .pc files and the CMake package under $(DESTDIR)$(PREFIX)
