@@ -359,7 +359,7 @@ check-timed-%:
 # Not here: check-arm64 (it adds the arm64 architecture to dpkg and
 # installs cross packages: run it on its own).
 FULL_B     := $(B)/check-full
-FULL_STEPS = check $(sort $(CHECKS_FULL)) asan asan-selftest valgrind valgrind-selftest \
+FULL_STEPS = check $(sort $(CHECKS_FULL)) asan asan-clang asan-selftest valgrind valgrind-selftest \
 	check-clang check-mutants check-mutants-hang check-model-selftest check-under-load
 
 check-full: ## Everything: make check, CHECKS_FULL, asan, valgrind, clang, mutants, under load (hours)

@@ -42,6 +42,18 @@ RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_list_head,
 	((void)rculist__list_offsetof(RCULIST__POINTEE(pos), member))
 
 /*
+ * &@pos->@member, computed without a member access: @pos may be the entry
+ * computed from a head (where an entry iterator ends, what
+ * cds_list_prepare_entry() gives for NULL), which is no object of @pos's
+ * type, and clang's -fsanitize=undefined (its object-size check) reports
+ * "member access within address ... with insufficient space" when the
+ * head is smaller than an entry.  Same address, same type check.
+ */
+#define rculist__list_link(pos, member)					\
+	((struct cds_list_head *)(void *)((size_t)(const void *)(pos) +	\
+		rculist__list_offsetof(RCULIST__POINTEE(pos), member)))
+
+/*
  * A head or link given to an iterator, or to an operation that only reads
  * it: type checked, and const accepted (walking a list does not write
  * it), as liburcu's iterators accept it.  An iterator's _h and _c share
@@ -682,7 +694,7 @@ static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
  */
 #define cds_list_entry_is_head(pos, head, member)			\
 	(rculist__list_member_check(pos, member),			\
-	 cds_list_is_head(&(pos)->member, head))
+	 cds_list_is_head(rculist__list_link(pos, member), head))
 
 /**
  * cds_list_first_entry - the first element of a non-empty list
@@ -805,7 +817,7 @@ static inline void *rculist__prepare_entry(const void *pos,
 					   const struct cds_list_head *head,
 					   size_t offset)
 {
-	return pos ? (void *)(size_t)pos : (char *)(size_t)head - offset;
+	return (void *)(pos ? (size_t)pos : (size_t)head - offset);
 }
 
 /**
@@ -849,7 +861,8 @@ static inline void *rculist__prepare_entry(const void *pos,
  * after the last.
  */
 #define cds_list_next_entry(pos, member) \
-	cds_list_entry((pos)->member.next, RCULIST__POINTEE(pos), member)
+	cds_list_entry(rculist__list_link(pos, member)->next,		\
+		       RCULIST__POINTEE(pos), member)
 /**
  * cds_list_prev_entry - the element before an element
  * @pos: an element (a pointer to the enclosing structure)
@@ -860,7 +873,8 @@ static inline void *rculist__prepare_entry(const void *pos,
  * before the first.
  */
 #define cds_list_prev_entry(pos, member) \
-	cds_list_entry((pos)->member.prev, RCULIST__POINTEE(pos), member)
+	cds_list_entry(rculist__list_link(pos, member)->prev,		\
+		       RCULIST__POINTEE(pos), member)
 
 /*
  * Iterators.  In each, a hidden _h holds the head (evaluated once) and a
@@ -993,7 +1007,8 @@ static inline void *rculist__prepare_entry(const void *pos,
  * Context: as cds_list_for_each_entry().
  */
 #define cds_list_for_each_entry_continue(pos, head, member)		\
-	rculist__for_each_entry(pos, (pos)->member.next, head, member,	\
+	rculist__for_each_entry(pos, rculist__list_link(pos, member)->next, \
+				head, member,				\
 				next, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 /**
  * cds_list_for_each_entry_continue_reverse - go on iterating backwards before the current element
@@ -1004,7 +1019,8 @@ static inline void *rculist__prepare_entry(const void *pos,
  * Context: as cds_list_for_each_entry().
  */
 #define cds_list_for_each_entry_continue_reverse(pos, head, member)	\
-	rculist__for_each_entry(pos, (pos)->member.prev, head, member,	\
+	rculist__for_each_entry(pos, rculist__list_link(pos, member)->prev, \
+				head, member,				\
 				prev, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 /**
  * cds_list_for_each_entry_from - iterate from the current element on
@@ -1015,7 +1031,8 @@ static inline void *rculist__prepare_entry(const void *pos,
  * Context: as cds_list_for_each_entry().
  */
 #define cds_list_for_each_entry_from(pos, head, member)			\
-	rculist__for_each_entry(pos, &(pos)->member, head, member,	\
+	rculist__for_each_entry(pos, rculist__list_link(pos, member),	\
+				head, member,				\
 				next, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 /**
  * cds_list_for_each_entry_from_reverse - iterate backwards from the current element
@@ -1026,7 +1043,8 @@ static inline void *rculist__prepare_entry(const void *pos,
  * Context: as cds_list_for_each_entry().
  */
 #define cds_list_for_each_entry_from_reverse(pos, head, member)		\
-	rculist__for_each_entry(pos, &(pos)->member, head, member,	\
+	rculist__for_each_entry(pos, rculist__list_link(pos, member),	\
+				head, member,				\
 				prev, RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
 /*
@@ -1040,7 +1058,7 @@ static inline void *rculist__prepare_entry(const void *pos,
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h && ((n) = cds_list_entry(_c->dir,			\
 				RCULIST__POINTEE(pos), member), 1);	\
-	     _c = rculist__iter_head(&(n)->member))
+	     _c = rculist__list_link(n, member))
 #define rculist__for_each_entry_safe_h(pos, n, head, member, dir, _h, _c) \
 	rculist__for_each_entry_safe(pos, n, _h->dir, head, member, dir, _h, _c)
 
@@ -1080,7 +1098,8 @@ static inline void *rculist__prepare_entry(const void *pos,
  * Context: the caller owns the list.
  */
 #define cds_list_for_each_entry_safe_from(pos, n, head, member)	\
-	rculist__for_each_entry_safe(pos, n, &(pos)->member, head,	\
+	rculist__for_each_entry_safe(pos, n, rculist__list_link(pos, member), \
+				     head,				\
 				     member, next,			\
 				     RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 /**
@@ -1093,7 +1112,8 @@ static inline void *rculist__prepare_entry(const void *pos,
  * Context: the caller owns the list.
  */
 #define cds_list_for_each_entry_safe_continue(pos, n, head, member)	\
-	rculist__for_each_entry_safe(pos, n, (pos)->member.next, head,	\
+	rculist__for_each_entry_safe(pos, n,				\
+				     rculist__list_link(pos, member)->next, head, \
 				     member, next,			\
 				     RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 

@@ -537,7 +537,8 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
 	rculist__for_each_entry_continue_rcu(pos, head,			\
 		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
 #define rculist__for_each_entry_continue_rcu(pos, head, member, check)	\
-	rculist__for_each_entry_rcu(pos, rculist__deref((pos)->member.next), \
+	rculist__for_each_entry_rcu(pos,					\
+		rculist__deref(rculist__list_link(pos, member)->next),	\
 				    head, member, next, check,		\
 				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 
@@ -556,7 +557,8 @@ static inline void *rculist__list_first_or_null_rcu(const struct cds_list_head *
 	rculist__for_each_entry_from_rcu(pos, head,			\
 		RCULIST__ARG1(__VA_ARGS__), RCULIST__ITER_CHECK(__VA_ARGS__))
 #define rculist__for_each_entry_from_rcu(pos, head, member, check)	\
-	rculist__for_each_entry_rcu(pos, &(pos)->member, head, member,	\
+	rculist__for_each_entry_rcu(pos, rculist__list_link(pos, member), \
+				    head, member,			\
 				    next, check,			\
 				    RCULIST__UNIQ(h), RCULIST__UNIQ(c))
 

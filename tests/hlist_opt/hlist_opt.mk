@@ -2,8 +2,12 @@
 # The hlist (and nulls list) iterators and operations under optimisers
 # that exploit undefined behaviour: tests/hlist_opt/opt.c built with gcc
 # and clang, at -O2 and -O3, each plain and with UBSan (which aborts on
-# the first report), and run.  A naive container_of(NULL) iterator built
-# with UBSan must fail, which shows the check can.
+# the first report), and run; with them, the list entry iterators at
+# and from the entry computed from the head (where a walk ends, what
+# cds_list_prepare_entry(NULL) gives).  A naive container_of(NULL)
+# iterator built with UBSan must fail, and so must (under clang, whose
+# UBSan sees the head's size there) a continue that reaches the head
+# entry's link by a member access, as list.h did before: the check can.
 CHECKS += check-hlist-opt
 
 HLIST_OPT_B     := $(B)/hlist_opt
@@ -43,14 +47,16 @@ check-hlist-opt: $(HLIST_OPT_BINS) ## Run the hlist iterators built by gcc and c
 	$(Q)for c in $(HLIST_OPT_CCS); do \
 		san="$(call hlist_opt_san,$$c)"; \
 		[ -n "$$san" ] || continue; \
-		t=$(HLIST_OPT_B)/naive-$$c; \
-		$$c $(ALL_CPPFLAGS) -std=gnu11 -O2 -DHLIST_OPT_NAIVE $$san \
+		for naive in HLIST_OPT_NAIVE $(if $(filter clang,$(HLIST_OPT_CCS)),$$([ $$c = clang ] && echo LIST_END_NAIVE)); do \
+		t=$(HLIST_OPT_B)/naive-$$naive-$$c; \
+		$$c $(ALL_CPPFLAGS) -std=gnu11 -O2 -D$$naive $$san \
 			tests/hlist_opt/opt.c -o $$t $(HLIST_OPT_LIBS) || exit 1; \
 		if timeout 20 $$t 2>$$t.err; then \
-			echo "hlist_opt: naive container_of(NULL) not caught by $$c UBSan" >&2; \
+			echo "hlist_opt: $$naive (a naive iterator) not caught by $$c UBSan" >&2; \
 			exit 1; \
 		fi; \
 		grep -q 'runtime error' $$t.err || \
 			{ cat $$t.err >&2; echo "hlist_opt: $$t failed without a UBSan report" >&2; exit 1; }; \
+		done; \
 	done
-	@echo "   $(words $(HLIST_OPT_BINS)) variants passed; naive container_of(NULL) caught by UBSan"
+	@echo "   $(words $(HLIST_OPT_BINS)) variants passed; UBSan catches a naive container_of(NULL) and a naive continue from the head's entry"

@@ -12,6 +12,11 @@
  * end test.  Every walk checks the keys it saw, their number, and the
  * final value of its cursor.
  *
+ * The list entry iterators (struct cds_list_head) run to their end too,
+ * and from where they end: the entry computed from a static head, smaller
+ * than an element, whose link they must reach without a member access
+ * (the UBSan object-size check reports one).
+ *
  * It also checks the operations whose prev may lead to the head: a head
  * and a node are different structure types, so a store through one must
  * not be reordered with a load through the other (strict aliasing).
@@ -460,6 +465,151 @@ static void check_aliasing(void)
 	      "nulls_add_tail_rcu on empty: head->next stale");
 }
 
+/* ------------------------------------------- list entries at the head */
+/*
+ * An entry iterator of a struct cds_list_head list ends with its cursor
+ * at the entry computed from the head, which is no object of the
+ * element's type.  Here the head is a static of 16 bytes and an element
+ * is larger, so a member access through that cursor is what clang's
+ * UBSan (its object-size check) reports: cds_list_entry_is_head(),
+ * cds_list_next_entry() and cds_list_prev_entry() on it, and the
+ * iterators that start from it (_from, _continue, _safe_from,
+ * _safe_continue, their _rcu forms, after cds_list_prepare_entry(NULL)),
+ * must reach its link without one.  The head is named directly in each
+ * walk, so that the compiler sees the object's size.
+ */
+struct item {
+	long pad[6];
+	int key;
+	struct cds_list_head link; /* not at offset 0 either */
+};
+
+static CDS_LIST_HEAD(lhead);
+
+#define AT_HEAD(pos) cds_list_entry_is_head(pos, &lhead, link)
+
+#ifdef LIST_END_NAIVE
+/*
+ * The check of the check: cds_list_for_each_entry_continue() as written
+ * before, the cursor's link reached by a member access ("pos->member.next",
+ * as the kernel's list_for_each_entry_continue() does).  Built with
+ * -DLIST_END_NAIVE and clang's UBSan, this program must fail (hlist_opt.mk;
+ * gcc's UBSan does not see the head's size there).
+ */
+#define naive_for_each_entry_continue(pos)                                \
+	for ((pos) = cds_list_entry((pos)->link.next, struct item, link); \
+	     &(pos)->link != &lhead;                                      \
+	     (pos) = cds_list_entry((pos)->link.next, struct item, link))
+#endif
+
+/* Assert that @s is keys @from to @to, up or down; none if @from is 0. */
+static void list_expect(const struct seen *s, int from, int to,
+			const char *what, int len)
+{
+	int step = to >= from ? 1 : -1;
+	int want = from ? (to - from) * step + 1 : 0;
+	int i;
+
+	CHECK(s->n == want, "%s, list of %d: visited %d, expected %d", what,
+	      len, s->n, want);
+	for (i = 0; i < s->n && i < want && i <= MAXN; i++)
+		CHECK(s->key[i] == from + i * step,
+		      "%s, list of %d: [%d] is %d, expected %d", what, len, i,
+		      s->key[i], from + i * step);
+}
+
+/* Every entry walk of a list of @len (keys 1..@len), to its end. */
+static NOINLINE void list_walks(struct seen *s, int len)
+{
+	struct item *pos, *n, *start;
+	const char *what;
+	int first = len ? 1 : 0, last = len;
+
+#define LIST_WALK(name, lo, hi, ...)               \
+	do {                                       \
+		what = name;                       \
+		s->n = 0;                          \
+		__VA_ARGS__                        \
+		saw(s, pos->key);                  \
+		list_expect(s, lo, hi, what, len); \
+		CHECK(AT_HEAD(pos),                \
+		      "%s: cursor not at the "     \
+		      "head's entry at the end",   \
+		      what);                       \
+	} while (0)
+	LIST_WALK("list for_each_entry", first, last,
+		  cds_list_for_each_entry(pos, &lhead, link));
+	start = pos;
+	LIST_WALK("list for_each_entry_reverse", last, first,
+		  cds_list_for_each_entry_reverse(pos, &lhead, link));
+	LIST_WALK("list for_each_entry_from the head", 0, 0, pos = start;
+		  cds_list_for_each_entry_from(pos, &lhead, link));
+	LIST_WALK("list for_each_entry_from_reverse the head", 0, 0, pos = start;
+		  cds_list_for_each_entry_from_reverse(pos, &lhead, link));
+	LIST_WALK("list for_each_entry_continue from the head", first, last,
+		  pos = start;
+		  cds_list_for_each_entry_continue(pos, &lhead, link));
+	LIST_WALK("list for_each_entry_continue_reverse from the head", last,
+		  first, pos = start;
+		  cds_list_for_each_entry_continue_reverse(pos, &lhead, link));
+	LIST_WALK("list continue from cds_list_entry(head)", first, last,
+		  pos = cds_list_entry(&lhead, struct item, link);
+		  cds_list_for_each_entry_continue(pos, &lhead, link));
+	LIST_WALK("list continue after prepare_entry(NULL)", first, last,
+		  pos = cds_list_prepare_entry((struct item *)NULL, &lhead, link);
+		  cds_list_for_each_entry_continue(pos, &lhead, link));
+	LIST_WALK("list for_each_entry_safe", first, last,
+		  cds_list_for_each_entry_safe(pos, n, &lhead, link));
+	LIST_WALK("list for_each_entry_safe_reverse", last, first,
+		  cds_list_for_each_entry_safe_reverse(pos, n, &lhead, link));
+	LIST_WALK("list for_each_entry_safe_from the head", 0, 0, pos = start;
+		  cds_list_for_each_entry_safe_from(pos, n, &lhead, link));
+	LIST_WALK("list for_each_entry_safe_continue from the head", first,
+		  last, pos = start;
+		  cds_list_for_each_entry_safe_continue(pos, n, &lhead, link));
+#ifdef LIST_END_NAIVE
+	LIST_WALK("naive continue from the head", first, last,
+		  pos = cds_list_entry(&lhead, struct item, link);
+		  naive_for_each_entry_continue(pos));
+#endif
+	rculist_read_lock();
+	LIST_WALK("list for_each_entry_rcu", first, last,
+		  cds_list_for_each_entry_rcu(pos, &lhead, link));
+	LIST_WALK("list for_each_entry_from_rcu the head", 0, 0, pos = start;
+		  cds_list_for_each_entry_from_rcu(pos, &lhead, link));
+	LIST_WALK("list for_each_entry_continue_rcu from the head", first, last,
+		  pos = start;
+		  cds_list_for_each_entry_continue_rcu(pos, &lhead, link));
+	rculist_read_unlock();
+#undef LIST_WALK
+	pos = start;
+	n = cds_list_next_entry(pos, link);
+	CHECK(len ? n->key == 1 : AT_HEAD(n),
+	      "list next_entry of the head's entry: not the first");
+	n = cds_list_prev_entry(pos, link);
+	CHECK(len ? n->key == len : AT_HEAD(n),
+	      "list prev_entry of the head's entry: not the last");
+}
+
+static void check_list_end(int len)
+{
+	struct item *it = calloc(MAXN, sizeof(*it));
+	struct seen s;
+	int i;
+
+	CHECK(it != NULL, "out of memory");
+	if (!it)
+		return;
+	CDS_INIT_LIST_HEAD(&lhead);
+	for (i = 0; i < len; i++) {
+		it[i].key = i + 1;
+		cds_list_add_tail(&it[i].link, &lhead);
+	}
+	list_walks(&s, len);
+	CDS_INIT_LIST_HEAD(&lhead);
+	free(it);
+}
+
 int main(void)
 {
 	int len;
@@ -467,6 +617,8 @@ int main(void)
 	rculist_register_thread();
 	for (len = 0; len <= 5; len++)
 		check_walks(len);
+	for (len = 0; len <= 3; len++)
+		check_list_end(len);
 	check_aliasing();
 	rculist_unregister_thread();
 	if (failures) {
