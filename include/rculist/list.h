@@ -42,16 +42,24 @@ RCULIST__DEFINE_MEMBER_CHECK(rculist__member_is_not_a_struct_cds_list_head,
 	((void)rculist__list_offsetof(RCULIST__POINTEE(pos), member))
 
 /*
- * &@pos->@member, computed without a member access: @pos may be the entry
- * computed from a head (where an entry iterator ends, what
- * cds_list_prepare_entry() gives for NULL), which is no object of @pos's
- * type, and clang's -fsanitize=undefined (its object-size check) reports
+ * &@pos->@member, where @pos may be the entry computed from a head (where
+ * an entry walk ends, what cds_list_prepare_entry() gives for NULL),
+ * which is no object of @pos's type.  Under clang, computed without a
+ * member access: its -fsanitize=undefined (the object-size check) reports
  * "member access within address ... with insufficient space" when the
- * head is smaller than an entry.  Same address, same type check.
+ * head is smaller than an entry.  gcc's does not, and gcc's
+ * -Warray-bounds takes the integer form for an access 8 bytes before the
+ * head, so gcc keeps the member access.  Same address either way; the
+ * member's type is checked where it is used (a struct cds_list_head
+ * pointer; clang: also the offsetof check).
  */
+#ifdef __clang__
 #define rculist__list_link(pos, member)					\
 	((struct cds_list_head *)(void *)((size_t)(const void *)(pos) +	\
 		rculist__list_offsetof(RCULIST__POINTEE(pos), member)))
+#else
+#define rculist__list_link(pos, member)	(&(pos)->member)
+#endif
 
 /*
  * A head or link given to an iterator, or to an operation that only reads
@@ -683,7 +691,9 @@ static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
  *
  * True when @pos is the (invalid) entry computed from the head itself,
  * as an entry iterator leaves its cursor when it runs to the end: only
- * the address &@pos->@member is compared with @head, nothing is read.
+ * the address &@pos->@member is compared with @head, nothing is read,
+ * and it is computed without a member access through @pos (which
+ * -fsanitize=undefined would report: the head is no element).
  * Each argument is evaluated once; a @member that is not a struct
  * cds_list_head does not compile.
  *
@@ -977,7 +987,10 @@ static inline void *rculist__prepare_entry(const void *pos,
  *
  * When the loop runs to its end, @pos is left at the (invalid) element
  * computed from the head, as in the kernel: "&pos->member == head"
- * tells that nothing broke out.
+ * tells that nothing broke out.  cds_list_entry_is_head(pos, head,
+ * member) asks the same without a member access through @pos, which
+ * clang's -fsanitize=undefined reports when the head is smaller than an
+ * element (a static or local head).
  *
  * Context: the list's owner, or anyone while nothing updates the list;
  * the body must not remove @pos (see cds_list_for_each_entry_safe()).
@@ -1058,7 +1071,7 @@ static inline void *rculist__prepare_entry(const void *pos,
 	     (pos) = cds_list_entry(_c, RCULIST__POINTEE(pos), member),	\
 	     _c != _h && ((n) = cds_list_entry(_c->dir,			\
 				RCULIST__POINTEE(pos), member), 1);	\
-	     _c = rculist__list_link(n, member))
+	     _c = rculist__iter_head(rculist__list_link(n, member)))
 #define rculist__for_each_entry_safe_h(pos, n, head, member, dir, _h, _c) \
 	rculist__for_each_entry_safe(pos, n, _h->dir, head, member, dir, _h, _c)
 

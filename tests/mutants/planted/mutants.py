@@ -132,7 +132,7 @@ MUTANTS = [
      "((p) = _c->dir, 1);\t\t\t\\\n\t     _c = (p))",
      "((p) = _c->dir, 1);\t\t\t\\\n\t     _c = _c->dir)"),
     ("list_for_each_entry_safe_not_safe", "list.h",
-     "\t     _c = rculist__list_link(n, member))",
+     "\t     _c = rculist__iter_head(rculist__list_link(n, member)))",
      "\t     _c = _c->dir)"),
     ("list_for_each_entry_continue_reverse_from_pos", "list.h",
      "rculist__for_each_entry(pos, rculist__list_link(pos, member)->prev, \\",
