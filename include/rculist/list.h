@@ -691,9 +691,9 @@ static inline void cds_list_rotate_to_front(struct cds_list_head *elem,
  *
  * True when @pos is the (invalid) entry computed from the head itself,
  * as an entry iterator leaves its cursor when it runs to the end: only
- * the address &@pos->@member is compared with @head, nothing is read,
- * and it is computed without a member access through @pos (which
- * -fsanitize=undefined would report: the head is no element).
+ * the address &@pos->@member is compared with @head, nothing is read;
+ * under clang it is computed without a member access through @pos,
+ * which its -fsanitize=undefined would report (the head is no element).
  * Each argument is evaluated once; a @member that is not a struct
  * cds_list_head does not compile.
  *
