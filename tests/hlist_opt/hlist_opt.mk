@@ -47,16 +47,16 @@ check-hlist-opt: $(HLIST_OPT_BINS) ## Run the hlist iterators built by gcc and c
 	$(Q)for c in $(HLIST_OPT_CCS); do \
 		san="$(call hlist_opt_san,$$c)"; \
 		[ -n "$$san" ] || continue; \
-		for naive in HLIST_OPT_NAIVE $(if $(filter clang,$(HLIST_OPT_CCS)),$$([ $$c = clang ] && echo LIST_END_NAIVE)); do \
-		t=$(HLIST_OPT_B)/naive-$$naive-$$c; \
-		$$c $(ALL_CPPFLAGS) -std=gnu11 -O2 -D$$naive $$san \
-			tests/hlist_opt/opt.c -o $$t $(HLIST_OPT_LIBS) || exit 1; \
-		if timeout 20 $$t 2>$$t.err; then \
-			echo "hlist_opt: $$naive (a naive iterator) not caught by $$c UBSan" >&2; \
-			exit 1; \
-		fi; \
-		grep -q 'runtime error' $$t.err || \
-			{ cat $$t.err >&2; echo "hlist_opt: $$t failed without a UBSan report" >&2; exit 1; }; \
+		for naive in HLIST_OPT_NAIVE $$([ $$c = clang ] && echo LIST_END_NAIVE); do \
+			t=$(HLIST_OPT_B)/naive-$$naive-$$c; \
+			$$c $(ALL_CPPFLAGS) -std=gnu11 -O2 -D$$naive $$san \
+				tests/hlist_opt/opt.c -o $$t $(HLIST_OPT_LIBS) || exit 1; \
+			if timeout 20 $$t 2>$$t.err; then \
+				echo "hlist_opt: $$naive (a naive iterator) not caught by $$c UBSan" >&2; \
+				exit 1; \
+			fi; \
+			grep -q 'runtime error' $$t.err || \
+				{ cat $$t.err >&2; echo "hlist_opt: $$t failed without a UBSan report" >&2; exit 1; }; \
 		done; \
 	done
 	@echo "   $(words $(HLIST_OPT_BINS)) variants passed; UBSan catches a naive container_of(NULL) and a naive continue from the head's entry"

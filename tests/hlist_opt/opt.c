@@ -65,19 +65,23 @@ static void saw(struct seen *s, int key)
 	s->n++;
 }
 
-/* Assert that @s is keys @first, @first + 1, ..., @last (none if last < first). */
-static void expect(const struct seen *s, int first, int last, const char *what,
+/*
+ * Assert that @s is the keys 1, 2, ..., @n (@down: @n, ..., 2, 1), none
+ * if @n is 0, seen by walk @what of a list of @len.
+ */
+static void expect(const struct seen *s, int n, int down, const char *what,
 		   int len)
 {
-	int want = last >= first ? last - first + 1 : 0;
-	int i;
+	int i, want;
 
-	CHECK(s->n == want, "%s, list of %d: visited %d, expected %d", what,
-	      len, s->n, want);
-	for (i = 0; i < s->n && i < want && i <= MAXN; i++)
-		CHECK(s->key[i] == first + i,
+	CHECK(s->n == n, "%s, list of %d: visited %d, expected %d", what, len,
+	      s->n, n);
+	for (i = 0; i < s->n && i < n && i <= MAXN; i++) {
+		want = down ? n - i : i + 1;
+		CHECK(s->key[i] == want,
 		      "%s, list of %d: [%d] is %d, expected %d", what, len, i,
-		      s->key[i], first + i);
+		      s->key[i], want);
+	}
 }
 
 /* ----------------------------------------------------------- the walks
@@ -324,16 +328,16 @@ static void check_walks(int len)
 		walks[w].fn(&h, &s);
 		if (walks[w].rcu)
 			rculist_read_unlock();
-		expect(&s, 1, len, walks[w].name, len);
+		expect(&s, len, 0, walks[w].name, len);
 	}
 	s.n = 0;
 	walk_nulls(&nh, &s);
-	expect(&s, 1, len, "nulls_for_each_entry", len);
+	expect(&s, len, 0, "nulls_for_each_entry", len);
 	s.n = 0;
 	rculist_read_lock();
 	walk_nulls_rcu(&nh, &s);
 	rculist_read_unlock();
-	expect(&s, 1, len, "nulls_for_each_entry_rcu", len);
+	expect(&s, len, 0, "nulls_for_each_entry_rcu", len);
 
 	rculist_read_lock();
 	i = break_at_2(&h);
@@ -512,82 +516,65 @@ static CDS_LIST_HEAD(lhead);
 	     (pos) = cds_list_entry((pos)->link.next, struct item, link))
 #endif
 
-/* Assert that @s is keys @from to @to, up or down; none if @from is 0. */
-static void list_expect(const struct seen *s, int from, int to,
-			const char *what, int len)
-{
-	int step = to >= from ? 1 : -1;
-	int want = from ? (to - from) * step + 1 : 0;
-	int i;
-
-	CHECK(s->n == want, "%s, list of %d: visited %d, expected %d", what,
-	      len, s->n, want);
-	for (i = 0; i < s->n && i < want && i <= MAXN; i++)
-		CHECK(s->key[i] == from + i * step,
-		      "%s, list of %d: [%d] is %d, expected %d", what, len, i,
-		      s->key[i], from + i * step);
-}
-
 /* Every entry walk of a list of @len (keys 1..@len), to its end. */
 static NOINLINE void list_walks(struct seen *s, int len)
 {
 	struct item *pos, *n, *start;
 	const char *what;
-	int first = len ? 1 : 0, last = len;
 
-#define LIST_WALK(name, lo, hi, ...)               \
-	do {                                       \
-		what = name;                       \
-		s->n = 0;                          \
-		__VA_ARGS__                        \
-		saw(s, pos->key);                  \
-		list_expect(s, lo, hi, what, len); \
-		CHECK(AT_HEAD(pos),                \
-		      "%s: cursor not at the "     \
-		      "head's entry at the end",   \
-		      what);                       \
+#define LIST_WALK(name, n_, down, ...)           \
+	do {                                     \
+		what = name;                     \
+		s->n = 0;                        \
+		__VA_ARGS__                      \
+		saw(s, pos->key);                \
+		expect(s, n_, down, what, len);  \
+		CHECK(AT_HEAD(pos),              \
+		      "%s: cursor not at the "   \
+		      "head's entry at the end", \
+		      what);                     \
 	} while (0)
-	LIST_WALK("list for_each_entry", first, last,
+	LIST_WALK("list for_each_entry", len, 0,
 		  cds_list_for_each_entry(pos, &lhead, link));
 	start = pos;
-	LIST_WALK("list for_each_entry_reverse", last, first,
+	LIST_WALK("list for_each_entry_reverse", len, 1,
 		  cds_list_for_each_entry_reverse(pos, &lhead, link));
 	LIST_WALK("list for_each_entry_from the head", 0, 0, pos = start;
 		  cds_list_for_each_entry_from(pos, &lhead, link));
 	LIST_WALK("list for_each_entry_from_reverse the head", 0, 0, pos = start;
 		  cds_list_for_each_entry_from_reverse(pos, &lhead, link));
-	LIST_WALK("list for_each_entry_continue from the head", first, last,
+	LIST_WALK("list for_each_entry_continue from the head", len, 0,
 		  pos = start;
 		  cds_list_for_each_entry_continue(pos, &lhead, link));
-	LIST_WALK("list for_each_entry_continue_reverse from the head", last,
-		  first, pos = start;
+	LIST_WALK("list for_each_entry_continue_reverse from the head", len, 1,
+		  pos = start;
 		  cds_list_for_each_entry_continue_reverse(pos, &lhead, link));
-	LIST_WALK("list continue from cds_list_entry(head)", first, last,
+	LIST_WALK("list continue from cds_list_entry(head)", len, 0,
 		  pos = cds_list_entry(&lhead, struct item, link);
 		  cds_list_for_each_entry_continue(pos, &lhead, link));
-	LIST_WALK("list continue after prepare_entry(NULL)", first, last,
+	LIST_WALK("list continue after prepare_entry(NULL)", len, 0,
 		  pos = cds_list_prepare_entry((struct item *)NULL, &lhead, link);
 		  cds_list_for_each_entry_continue(pos, &lhead, link));
-	LIST_WALK("list for_each_entry_safe", first, last,
+	LIST_WALK("list for_each_entry_safe", len, 0,
 		  cds_list_for_each_entry_safe(pos, n, &lhead, link));
-	LIST_WALK("list for_each_entry_safe_reverse", last, first,
+	LIST_WALK("list for_each_entry_safe_reverse", len, 1,
 		  cds_list_for_each_entry_safe_reverse(pos, n, &lhead, link));
 	LIST_WALK("list for_each_entry_safe_from the head", 0, 0, pos = start;
 		  cds_list_for_each_entry_safe_from(pos, n, &lhead, link));
-	LIST_WALK("list for_each_entry_safe_continue from the head", first,
-		  last, pos = start;
+	LIST_WALK("list for_each_entry_safe_continue from the head", len, 0,
+		  pos = start;
 		  cds_list_for_each_entry_safe_continue(pos, n, &lhead, link));
 #ifdef LIST_END_NAIVE
-	LIST_WALK("naive continue from the head", first, last,
+	LIST_WALK("naive continue from the head", len, 0,
 		  pos = cds_list_entry(&lhead, struct item, link);
 		  naive_for_each_entry_continue(pos));
 #endif
 	rculist_read_lock();
-	LIST_WALK("list for_each_entry_rcu", first, last,
+	LIST_WALK("list for_each_entry_rcu", len, 0,
 		  cds_list_for_each_entry_rcu(pos, &lhead, link));
 	LIST_WALK("list for_each_entry_from_rcu the head", 0, 0, pos = start;
 		  cds_list_for_each_entry_from_rcu(pos, &lhead, link));
-	LIST_WALK("list for_each_entry_continue_rcu from the head", first, last,
+	LIST_WALK("list for_each_entry_continue_rcu from the head", len, 0,
 		  pos = start;
 		  cds_list_for_each_entry_continue_rcu(pos, &lhead, link));
 	rculist_read_unlock();
